@@ -1,0 +1,41 @@
+/** Strict argument parsing for CLI commands, with one-line errors that list the valid choices. */
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { didYouMean } from '../tables/suggest.js';
+import { UsageError } from './io.js';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** Parsed flags and positionals of one command. */
+export interface ParsedArgs {
+  readonly values: Record<string, string | boolean | string[] | undefined>;
+  readonly positionals: string[];
+}
+
+/**
+ * Parses `args` against `options`, turning node's errors into a one-line UsageError that names the
+ * flag and the known ones.
+ */
+export function parseCommandArgs(command: string, args: readonly string[], options: Options): ParsedArgs {
+  try {
+    const { values, positionals } = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
+    return { values: values as ParsedArgs['values'], positionals };
+  } catch (error) {
+    const text = error instanceof Error ? error.message : String(error);
+    const flag = /'(-{1,2}[^' ]+)/.exec(text)?.[1];
+    const known = Object.keys(options).map((name) => `--${name}`);
+    if (flag !== undefined && /Unknown option/i.test(text)) {
+      throw new UsageError(
+        `${command}: unknown option \`${flag}\`${didYouMean(flag, known)}; valid options: ${known.join(', ')}`,
+      );
+    }
+    throw new UsageError(`${command}: ${text.split('\n')[0]}`);
+  }
+}
+
+/** Requires `value` to be one of `choices`, naming them when it is not. */
+export function oneOf<T extends string>(what: string, value: string, choices: readonly T[]): T {
+  if ((choices as readonly string[]).includes(value)) return value as T;
+  throw new UsageError(
+    `unknown ${what} \`${value}\`${didYouMean(value, choices)}; valid choices: ${choices.join(', ')}`,
+  );
+}

@@ -1,0 +1,39 @@
+/** The one exception class tollgate throws, for misuse and infrastructure faults only. */
+
+/** Stable codes of thrown errors; identify errors by `code`, not `instanceof`. */
+export type TollgateErrorCode =
+  | 'TOLLGATE_INVALID_OPTION'
+  | 'TOLLGATE_INVALID_TABLE'
+  | 'TOLLGATE_INVALID_TOKEN'
+  | 'TOLLGATE_INVALID_INPUT'
+  | 'TOLLGATE_STORE_UNAVAILABLE';
+
+/**
+ * Thrown for misuse (a bad option, table or token file) and infrastructure faults. Decisions and
+ * verdicts never throw: a deny is a value.
+ * @example
+ * import { TollgateError } from 'tollgate';
+ * try { createPolicy({ overlays: [bad] }); } catch (e) { if ((e as TollgateError).code === 'TOLLGATE_INVALID_TABLE') ... }
+ */
+export class TollgateError extends Error {
+  readonly code: TollgateErrorCode;
+  /** Each problem on its own line (`file:line:col: message (hint)`), when there are several. */
+  readonly details: readonly string[];
+
+  constructor(code: TollgateErrorCode, message: string, options: { cause?: unknown; details?: readonly string[] } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'TollgateError';
+    this.code = code;
+    this.details = options.details ?? [];
+  }
+}
+
+/** True when `value` is a TollgateError, across bundles (checks the code, not the prototype). */
+export function isTollgateError(value: unknown): value is TollgateError {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { code?: unknown }).code === 'string' &&
+    (value as { code: string }).code.startsWith('TOLLGATE_')
+  );
+}
