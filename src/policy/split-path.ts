@@ -1,0 +1,96 @@
+/** Splits a raw request target into checked path segments, raw and percent-decoded (DESIGN.md section 2). */
+// Hot path: runs on every request; the bench guards it.
+
+/** The segments of a path that passed every raw check, or why it did not. */
+export type SplitPath =
+  | {
+      readonly kind: 'segments';
+      /** Segments as sent, still percent-encoded; what static segments are compared with. */
+      readonly raw: readonly string[];
+      /** Percent-decoded segments; the very same array as `raw` when the path has no `%`. */
+      readonly decoded: readonly string[];
+    }
+  | { readonly kind: 'bad_path'; readonly message: string };
+
+// `%` not followed by two hex digits: `%zz`, a truncated `%4`.
+const MALFORMED = /%(?![0-9A-Fa-f]{2})/;
+// What no segment may hold, raw or decoded: a backslash (servers that treat it as `/` would see a
+// different path), C0 controls and DEL, and lone UTF-16 surrogates (not encodable as UTF-8).
+const FORBIDDEN = /[\\\x00-\x1f\x7f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const CONTROL = /[\x00-\x1f\x7f]/g;
+const SURROGATE = /[\ud800-\udfff]/g;
+
+/**
+ * A segment fit for a one-line message inside backticks: controls shown percent-encoded, lone
+ * surrogates as `\uXXXX`, long input cut.
+ * @example
+ * import { showSegment } from './split-path.js';
+ * showSegment('a\nb'); // 'a%0Ab'
+ */
+export function showSegment(segment: string): string {
+  const cut = segment.length > 80 ? `${segment.slice(0, 77)}...` : segment;
+  return cut
+    .replace(CONTROL, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)
+    .replace(SURROGATE, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+}
+
+function bad(message: string): SplitPath {
+  return { kind: 'bad_path', message };
+}
+
+function checkDecoded(raw: string, value: string): SplitPath | null {
+  if (value === '.' || value === '..') return bad(`path segment \`${showSegment(raw)}\` is a dot segment`);
+  if (!FORBIDDEN.test(value)) return null;
+  if (value.includes('\\')) return bad(`path segment \`${showSegment(raw)}\` contains a backslash`);
+  if (/[\x00-\x1f\x7f]/.test(value)) {
+    return bad(`path segment \`${showSegment(raw)}\` contains a control character`);
+  }
+  return bad(`path segment \`${showSegment(raw)}\` contains a lone surrogate, which is not valid unicode`);
+}
+
+/**
+ * Strips the query string and fragment from a raw request target, splits the path on `/`, and
+ * rejects what the server behind might read differently: dot segments (also `%2e%2E`), empty
+ * segments (`//`, a trailing `/`), backslashes and control characters (raw or encoded), malformed
+ * percent-encoding and invalid UTF-8. An encoded slash `%2F` passes here; whether it is allowed
+ * depends on the parameter the segment lands in, known only after matching.
+ * @example
+ * import { splitPath } from './split-path.js';
+ * splitPath('/repos/o/r/contents/a%20b?ref=main');
+ * // { kind: 'segments', raw: ['repos', 'o', 'r', 'contents', 'a%20b'], decoded: ['repos', 'o', 'r', 'contents', 'a b'] }
+ * splitPath('/repos/o/r/%2e%2E'); // { kind: 'bad_path', message: 'path segment `%2e%2E` is a dot segment' }
+ */
+export function splitPath(target: string): SplitPath {
+  let end = target.indexOf('?');
+  const hash = target.indexOf('#');
+  if (end === -1 || (hash !== -1 && hash < end)) end = hash;
+  const path = end === -1 ? target : target.slice(0, end);
+  if (path.charCodeAt(0) !== 47 /* '/' */) {
+    return bad(`request target \`${showSegment(path)}\` does not start with \`/\``);
+  }
+  if (path.length === 1) return { kind: 'segments', raw: [], decoded: [] };
+  const raw = path.slice(1).split('/');
+  let decoded = raw;
+  for (let i = 0; i < raw.length; i++) {
+    const segment = raw[i]!;
+    if (segment === '') {
+      return bad(`empty path segment after \`/${showSegment(raw.slice(0, i).join('/'))}\``);
+    }
+    let value = segment;
+    if (segment.includes('%')) {
+      if (MALFORMED.test(segment)) {
+        return bad(`path segment \`${showSegment(segment)}\` has malformed percent-encoding`);
+      }
+      try {
+        value = decodeURIComponent(segment);
+      } catch {
+        return bad(`path segment \`${showSegment(segment)}\` is not valid UTF-8 once decoded`);
+      }
+      if (decoded === raw) decoded = raw.slice();
+      decoded[i] = value;
+    }
+    const problem = checkDecoded(segment, value);
+    if (problem !== null) return problem;
+  }
+  return { kind: 'segments', raw, decoded };
+}
