@@ -1,0 +1,477 @@
+import { describe, expect, it } from 'vitest';
+import { isTollgateError } from '../../src/errors.js';
+import {
+  compileRoutes,
+  matchRoute,
+  type RouteInput,
+  type RouteMatch,
+  templateParams,
+} from '../../src/policy/route-tree.js';
+
+// A realistic slice of the endpoint table: multi-segment paths and refs, an encoded-slash
+// parameter, a static route beside a two-parameter one, and `/repos/{template_owner}/...` beside
+// `/repos/{owner}/...` (the same positions under different names).
+const ROUTES: readonly RouteInput[] = [
+  { method: 'GET', template: '/' },
+  { method: 'GET', template: '/repos/{owner}/{repo}' },
+  { method: 'GET', template: '/repos/{owner}/{repo}/contents/{path}', multiSegment: 'path' },
+  { method: 'PUT', template: '/repos/{owner}/{repo}/contents/{path}', multiSegment: 'path' },
+  { method: 'GET', template: '/repos/{owner}/{repo}/readme' },
+  { method: 'GET', template: '/repos/{owner}/{repo}/readme/{dir}', multiSegment: 'dir' },
+  { method: 'GET', template: '/repos/{owner}/{repo}/git/ref/{ref}', multiSegment: 'ref' },
+  { method: 'PATCH', template: '/repos/{owner}/{repo}/git/refs/{ref}', multiSegment: 'ref' },
+  { method: 'DELETE', template: '/repos/{owner}/{repo}/git/refs/{ref}', multiSegment: 'ref' },
+  { method: 'GET', template: '/repos/{owner}/{repo}/git/matching-refs/{ref}', multiSegment: 'ref' },
+  { method: 'POST', template: '/repos/{owner}/{repo}/git/refs' },
+  { method: 'GET', template: '/repos/{owner}/{repo}/git/trees/{tree_sha}' },
+  {
+    method: 'GET',
+    template: '/repos/{owner}/{repo}/environments/{environment_name}/variables/{name}',
+    encodedSlash: ['environment_name'],
+  },
+  { method: 'GET', template: '/repos/{owner}/{repo}/issues/{issue_number}' },
+  { method: 'POST', template: '/repos/{owner}/{repo}/issues' },
+  { method: 'POST', template: '/repos/{template_owner}/{template_repo}/generate' },
+  { method: 'POST', template: '/orgs/{org}/actions/hosted-runners' },
+  { method: 'POST', template: '/orgs/{org}/{security_product}/{enablement}' },
+  { method: 'PATCH', template: '/orgs/{org}' },
+  { method: 'GET', template: '/orgs/{org}/repos' },
+  { method: 'GET', template: '/user/repos' },
+  { method: 'POST', template: '/user/repos' },
+  { method: 'GET', template: '/users/{username}' },
+  { method: 'GET', template: '/users/{username}/repos' },
+];
+
+const tree = compileRoutes(ROUTES);
+
+function routeOf(template: string, method: string): number {
+  const index = ROUTES.findIndex((route) => route.template === template && route.method === method);
+  if (index < 0) throw new Error(`no ${method} ${template} in ROUTES`);
+  return index;
+}
+
+/** The match with its params as a plain object, for toEqual. */
+function match(method: string, target: string): RouteMatch {
+  const result = matchRoute(tree, method, target);
+  return result.kind === 'matched' ? { ...result, params: { ...result.params } } : result;
+}
+
+function matched(method: string, template: string, params: Record<string, string>): RouteMatch {
+  return { kind: 'matched', route: routeOf(template, method), params };
+}
+
+function expectBadPath(method: string, target: string, segment: string): void {
+  const result = matchRoute(tree, method, target);
+  expect(result.kind, target).toBe('bad_path');
+  if (result.kind !== 'bad_path') return;
+  expect(result.message).toContain(`\`${segment}\``);
+  expect(result.message).toMatch(/^[a-z]/);
+  expect(result.message).not.toMatch(/[\r\n]/);
+}
+
+function expectInvalidTable(routes: readonly RouteInput[], fragment: string): void {
+  try {
+    compileRoutes(routes);
+  } catch (error) {
+    expect(isTollgateError(error) && error.code).toBe('TOLLGATE_INVALID_TABLE');
+    expect((error as Error).message).toContain(fragment);
+    return;
+  }
+  throw new Error(`compileRoutes accepted ${JSON.stringify(routes)}`);
+}
+
+describe('matchRoute: static and parameter segments', () => {
+  it('matches a static route and the root', () => {
+    expect(match('GET', '/user/repos')).toEqual(matched('GET', '/user/repos', {}));
+    expect(match('GET', '/')).toEqual(matched('GET', '/', {}));
+  });
+
+  it('ignores the query string and the fragment', () => {
+    expect(match('GET', '/user/repos?per_page=100&page=2')).toEqual(matched('GET', '/user/repos', {}));
+    expect(match('GET', '/user/repos#top')).toEqual(matched('GET', '/user/repos', {}));
+    expect(match('GET', '/users/octo#x?y')).toEqual(
+      matched('GET', '/users/{username}', { username: 'octo' }),
+    );
+    expect(match('GET', '/?x=1')).toEqual(matched('GET', '/', {}));
+  });
+
+  it('considers only the routes of the request method', () => {
+    expect(match('PATCH', '/orgs/octo')).toEqual(matched('PATCH', '/orgs/{org}', { org: 'octo' }));
+    expect(match('GET', '/orgs/octo')).toEqual({ kind: 'no_match' });
+    expect(match('POST', '/user/repos')).toEqual(matched('POST', '/user/repos', {}));
+    expect(match('HEAD', '/user/repos')).toEqual({ kind: 'no_match' });
+    expect(match('get', '/user/repos')).toEqual({ kind: 'no_match' });
+    expect(match('BREW', '/user/repos')).toEqual({ kind: 'no_match' });
+  });
+
+  it('prefers a static segment over a parameter', () => {
+    expect(match('POST', '/orgs/octo/actions/hosted-runners')).toEqual(
+      matched('POST', '/orgs/{org}/actions/hosted-runners', { org: 'octo' }),
+    );
+  });
+
+  it('falls back to the parameter route when the static branch fails further on', () => {
+    expect(match('POST', '/orgs/octo/actions/whatever')).toEqual(
+      matched('POST', '/orgs/{org}/{security_product}/{enablement}', {
+        org: 'octo',
+        security_product: 'actions',
+        enablement: 'whatever',
+      }),
+    );
+    expect(match('POST', '/orgs/octo/secret_scanning/enable_all')).toEqual(
+      matched('POST', '/orgs/{org}/{security_product}/{enablement}', {
+        org: 'octo',
+        security_product: 'secret_scanning',
+        enablement: 'enable_all',
+      }),
+    );
+  });
+
+  it('keys parameters by position, so routes naming the same position differently both work', () => {
+    expect(match('POST', '/repos/octo/tpl/generate')).toEqual(
+      matched('POST', '/repos/{template_owner}/{template_repo}/generate', {
+        template_owner: 'octo',
+        template_repo: 'tpl',
+      }),
+    );
+    expect(match('POST', '/repos/octo/app/issues')).toEqual(
+      matched('POST', '/repos/{owner}/{repo}/issues', { owner: 'octo', repo: 'app' }),
+    );
+    expect(match('GET', '/repos/octo/app/issues/7')).toEqual(
+      matched('GET', '/repos/{owner}/{repo}/issues/{issue_number}', {
+        owner: 'octo',
+        repo: 'app',
+        issue_number: '7',
+      }),
+    );
+  });
+
+  it('compares static segments raw and case-sensitively', () => {
+    expect(match('GET', '/Repos/octo/app')).toEqual({ kind: 'no_match' });
+    expect(match('GET', '/rep%6Fs/octo/app')).toEqual({ kind: 'no_match' });
+    // `%61ctions` is not the static `actions`, so it lands in the parameter, decoded.
+    expect(match('POST', '/orgs/octo/%61ctions/hosted-runners')).toEqual(
+      matched('POST', '/orgs/{org}/{security_product}/{enablement}', {
+        org: 'octo',
+        security_product: 'actions',
+        enablement: 'hosted-runners',
+      }),
+    );
+  });
+
+  it('answers no_match for too few or too many segments', () => {
+    expect(match('GET', '/repos/octo')).toEqual({ kind: 'no_match' });
+    expect(match('GET', '/repos/octo/app/issues/7/comments')).toEqual({ kind: 'no_match' });
+    expect(match('GET', '/nothing/here')).toEqual({ kind: 'no_match' });
+  });
+});
+
+describe('matchRoute: multi-segment parameters', () => {
+  it('gives a file path of several segments to {path}', () => {
+    expect(match('GET', '/repos/octo/app/contents/docs/guide/a.md')).toEqual(
+      matched('GET', '/repos/{owner}/{repo}/contents/{path}', {
+        owner: 'octo',
+        repo: 'app',
+        path: 'docs/guide/a.md',
+      }),
+    );
+    expect(match('PUT', '/repos/octo/app/contents/README.md')).toEqual(
+      matched('PUT', '/repos/{owner}/{repo}/contents/{path}', {
+        owner: 'octo',
+        repo: 'app',
+        path: 'README.md',
+      }),
+    );
+  });
+
+  it('reads %2F inside a multi-segment parameter as a slash', () => {
+    expect(match('GET', '/repos/octo/app/contents/docs%2Fa.md')).toEqual(
+      matched('GET', '/repos/{owner}/{repo}/contents/{path}', {
+        owner: 'octo',
+        repo: 'app',
+        path: 'docs/a.md',
+      }),
+    );
+    expect(match('GET', '/repos/octo/app/git/ref/heads%2ffeature/x')).toEqual(
+      matched('GET', '/repos/{owner}/{repo}/git/ref/{ref}', {
+        owner: 'octo',
+        repo: 'app',
+        ref: 'heads/feature/x',
+      }),
+    );
+  });
+
+  it('needs at least one segment for a multi-segment parameter', () => {
+    expect(match('GET', '/repos/octo/app/readme')).toEqual(
+      matched('GET', '/repos/{owner}/{repo}/readme', { owner: 'octo', repo: 'app' }),
+    );
+    expect(match('GET', '/repos/octo/app/readme/docs/api')).toEqual(
+      matched('GET', '/repos/{owner}/{repo}/readme/{dir}', { owner: 'octo', repo: 'app', dir: 'docs/api' }),
+    );
+    expect(match('GET', '/repos/octo/app/contents')).toEqual({ kind: 'no_match' });
+    expect(match('PATCH', '/repos/octo/app/git/refs')).toEqual({ kind: 'no_match' });
+  });
+
+  it('tells git/refs (POST) from git/refs/{ref} (PATCH, DELETE) by method and length', () => {
+    expect(match('POST', '/repos/octo/app/git/refs')).toEqual(
+      matched('POST', '/repos/{owner}/{repo}/git/refs', { owner: 'octo', repo: 'app' }),
+    );
+    expect(match('PATCH', '/repos/octo/app/git/refs/heads/main')).toEqual(
+      matched('PATCH', '/repos/{owner}/{repo}/git/refs/{ref}', {
+        owner: 'octo',
+        repo: 'app',
+        ref: 'heads/main',
+      }),
+    );
+    expect(match('DELETE', '/repos/octo/app/git/refs/tags/v1.0')).toEqual(
+      matched('DELETE', '/repos/{owner}/{repo}/git/refs/{ref}', {
+        owner: 'octo',
+        repo: 'app',
+        ref: 'tags/v1.0',
+      }),
+    );
+    expect(match('GET', '/repos/octo/app/git/matching-refs/heads/feat')).toEqual(
+      matched('GET', '/repos/{owner}/{repo}/git/matching-refs/{ref}', {
+        owner: 'octo',
+        repo: 'app',
+        ref: 'heads/feat',
+      }),
+    );
+    expect(match('POST', '/repos/octo/app/git/refs/heads/main')).toEqual({ kind: 'no_match' });
+  });
+
+  it('answers bad_path for a multi-segment value with a dot or empty segment once decoded', () => {
+    expectBadPath('GET', '/repos/octo/app/contents/a%2F..%2Fsecret', 'a%2F..%2Fsecret');
+    expectBadPath('GET', '/repos/octo/app/contents/docs/..%2Fx', '..%2Fx');
+    expectBadPath('GET', '/repos/octo/app/contents/docs%2F', 'docs%2F');
+    expectBadPath('GET', '/repos/octo/app/contents/%2Fetc', '%2Fetc');
+    expectBadPath('GET', '/repos/octo/app/git/ref/heads/.%2Fmain', '.%2Fmain');
+  });
+});
+
+describe('matchRoute: parameter values', () => {
+  it('percent-decodes parameter values after matching', () => {
+    expect(match('GET', '/repos/octo/app/issues/%37')).toEqual(
+      matched('GET', '/repos/{owner}/{repo}/issues/{issue_number}', {
+        owner: 'octo',
+        repo: 'app',
+        issue_number: '7',
+      }),
+    );
+    expect(match('GET', '/users/Oct%C3%B6%20cat')).toEqual(
+      matched('GET', '/users/{username}', { username: 'Octö cat' }),
+    );
+    expect(match('GET', '/repos/octo/app/contents/%F0%9F%98%80.txt')).toEqual(
+      matched('GET', '/repos/{owner}/{repo}/contents/{path}', { owner: 'octo', repo: 'app', path: '😀.txt' }),
+    );
+  });
+
+  it('keeps the case of owner, repo and org', () => {
+    expect(match('GET', '/repos/OctoCat/Hello-World')).toEqual(
+      matched('GET', '/repos/{owner}/{repo}', { owner: 'OctoCat', repo: 'Hello-World' }),
+    );
+    expect(match('PATCH', '/orgs/GitHub')).toEqual(matched('PATCH', '/orgs/{org}', { org: 'GitHub' }));
+  });
+
+  it('strips a trailing .git from repo only', () => {
+    expect(match('GET', '/repos/octo/app.git')).toEqual(
+      matched('GET', '/repos/{owner}/{repo}', { owner: 'octo', repo: 'app' }),
+    );
+    expect(match('GET', '/repos/octo/app%2Egit/readme')).toEqual(
+      matched('GET', '/repos/{owner}/{repo}/readme', { owner: 'octo', repo: 'app' }),
+    );
+    expect(match('GET', '/repos/octo/app.git.git')).toEqual(
+      matched('GET', '/repos/{owner}/{repo}', { owner: 'octo', repo: 'app.git' }),
+    );
+    expect(match('POST', '/repos/octo/tpl.git/generate')).toEqual(
+      matched('POST', '/repos/{template_owner}/{template_repo}/generate', {
+        template_owner: 'octo',
+        template_repo: 'tpl.git',
+      }),
+    );
+    expect(match('GET', '/users/octo.git')).toEqual(
+      matched('GET', '/users/{username}', { username: 'octo.git' }),
+    );
+  });
+
+  it('answers bad_path for a repo named exactly .git', () => {
+    expectBadPath('GET', '/repos/octo/.git', '.git');
+  });
+
+  it('allows an encoded slash in environment_name', () => {
+    expect(match('GET', '/repos/octo/app/environments/prod%2Feu/variables/REGION')).toEqual(
+      matched('GET', '/repos/{owner}/{repo}/environments/{environment_name}/variables/{name}', {
+        owner: 'octo',
+        repo: 'app',
+        environment_name: 'prod/eu',
+        name: 'REGION',
+      }),
+    );
+  });
+
+  it('answers bad_path for an encoded slash outside environment_name', () => {
+    expectBadPath('GET', '/repos/octo/app/environments/prod/variables/A%2FB', 'A%2FB');
+    expectBadPath('GET', '/repos/octo%2fx/app', 'octo%2fx');
+    expectBadPath('POST', '/orgs/octo/a%2Fb/enable', 'a%2Fb');
+  });
+
+  it('answers bad_path for an encoded environment_name with dot or empty pieces', () => {
+    expectBadPath('GET', '/repos/octo/app/environments/prod%2F..%2Fx/variables/A', 'prod%2F..%2Fx');
+    expectBadPath('GET', '/repos/octo/app/environments/prod%2F/variables/A', 'prod%2F');
+  });
+
+  it('answers no_match for a path that matches nothing, even with an encoded slash', () => {
+    expect(match('GET', '/nothing/a%2Fb')).toEqual({ kind: 'no_match' });
+    expect(match('GET', '/repos/octo/app/unknown%2Fthing')).toEqual({ kind: 'no_match' });
+  });
+
+  it('builds params without a prototype', () => {
+    const result = matchRoute(tree, 'GET', '/users/constructor');
+    expect(result.kind).toBe('matched');
+    if (result.kind !== 'matched') return;
+    expect(Object.getPrototypeOf(result.params)).toBeNull();
+    const protoTree = compileRoutes([{ method: 'GET', template: '/x/{__proto__}' }]);
+    const proto = matchRoute(protoTree, 'GET', '/x/polluted');
+    expect(proto.kind === 'matched' && Object.keys(proto.params)).toEqual(['__proto__']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe('matchRoute: bad paths', () => {
+  it('answers bad_path for a target that does not start with a slash', () => {
+    for (const target of ['', 'repos/o/r', '*', 'http://host/repos/o/r', '?x=1', '#f']) {
+      const result = matchRoute(tree, 'GET', target);
+      expect(result.kind, target).toBe('bad_path');
+    }
+  });
+
+  it('answers bad_path for dot segments, raw or percent-encoded', () => {
+    expectBadPath('GET', '/repos/octo/app/contents/../../x', '..');
+    expectBadPath('GET', '/repos/./app', '.');
+    expectBadPath('GET', '/repos/octo/app/contents/%2e%2E/x', '%2e%2E');
+    expectBadPath('GET', '/repos/octo/app/contents/.%2e', '.%2e');
+    expectBadPath('GET', '/repos/octo/%2E', '%2E');
+  });
+
+  it('answers bad_path for empty segments', () => {
+    expectBadPath('GET', '/user//repos', '/user');
+    expectBadPath('GET', '/user/repos/', '/user/repos');
+    expectBadPath('GET', '//user/repos', '/');
+    expectBadPath('GET', '/repos/octo/app/contents/docs//a.md', '/repos/octo/app/contents/docs');
+  });
+
+  it('answers bad_path for backslashes, raw or encoded', () => {
+    expectBadPath('GET', '/repos/octo/app/contents/a\\b', 'a\\b');
+    expectBadPath('GET', '/repos/octo/app/contents/a%5Cb', 'a%5Cb');
+    expectBadPath('GET', '/repos/octo/app/contents/a%5cb', 'a%5cb');
+  });
+
+  it('answers bad_path for control characters, raw or encoded, shown on one line', () => {
+    expectBadPath('GET', '/users/a%00', 'a%00');
+    expectBadPath('GET', '/users/a%1F', 'a%1F');
+    expectBadPath('GET', '/users/a%7f', 'a%7f');
+    expectBadPath('GET', '/users/a\tb', 'a%09b');
+    expectBadPath('GET', '/users/a\nb', 'a%0Ab');
+    expectBadPath('GET', '/users/a\x7fb', 'a%7Fb');
+  });
+
+  it('answers bad_path for malformed percent-encoding', () => {
+    expectBadPath('GET', '/users/%zz', '%zz');
+    expectBadPath('GET', '/users/ab%4', 'ab%4');
+    expectBadPath('GET', '/users/ab%', 'ab%');
+    expectBadPath('GET', '/users/%%41', '%%41');
+  });
+
+  it('answers bad_path for invalid UTF-8 once decoded', () => {
+    expectBadPath('GET', '/users/%FF', '%FF');
+    expectBadPath('GET', '/users/%C3%28', '%C3%28');
+    expectBadPath('GET', '/users/%ED%A0%80', '%ED%A0%80');
+    expectBadPath('GET', '/users/%C3', '%C3');
+    expectBadPath('GET', '/users/a\ud800', 'a\\ud800');
+  });
+
+  it('checks the raw path before matching, so an unknown path can still be a bad path', () => {
+    expectBadPath('GET', '/nothing/..', '..');
+    expectBadPath('BREW', '/x/%zz', '%zz');
+  });
+});
+
+describe('compileRoutes', () => {
+  it('accepts one template under several methods', () => {
+    expect(() =>
+      compileRoutes([
+        { method: 'GET', template: '/a/{b}' },
+        { method: 'PUT', template: '/a/{b}' },
+      ]),
+    ).not.toThrow();
+  });
+
+  it('throws TOLLGATE_INVALID_TABLE for a duplicate method and template', () => {
+    expectInvalidTable(
+      [
+        { method: 'GET', template: '/a/{b}' },
+        { method: 'GET', template: '/a/{b}' },
+      ],
+      'listed twice',
+    );
+  });
+
+  it('throws TOLLGATE_INVALID_TABLE for two templates that differ only in parameter names', () => {
+    expectInvalidTable(
+      [
+        { method: 'GET', template: '/a/{b}' },
+        { method: 'GET', template: '/a/{c}' },
+      ],
+      'conflicts with `GET /a/{b}`',
+    );
+    expectInvalidTable(
+      [
+        { method: 'GET', template: '/a/{p}', multiSegment: 'p' },
+        { method: 'GET', template: '/a/{q}', multiSegment: 'q' },
+      ],
+      'conflicts',
+    );
+  });
+
+  it('throws TOLLGATE_INVALID_TABLE for malformed templates', () => {
+    const cases: [RouteInput, string][] = [
+      [{ method: 'GET', template: 'repos' }, 'does not start'],
+      [{ method: 'GET', template: '' }, 'does not start'],
+      [{ method: 'GET', template: '/repos/' }, 'empty segment'],
+      [{ method: 'GET', template: '/a//b' }, 'empty segment'],
+      [{ method: 'GET', template: '/a/../b' }, 'dot segment'],
+      [{ method: 'GET', template: '/a/{b' }, 'malformed segment'],
+      [{ method: 'GET', template: '/a/{b}.json' }, 'malformed segment'],
+      [{ method: 'GET', template: '/a/{}' }, 'malformed segment'],
+      [{ method: 'GET', template: '/a/b%20c' }, 'malformed segment'],
+      [{ method: 'GET', template: '/a/{b}/{b}' }, 'repeats the parameter `b`'],
+      [{ method: 'GET', template: '/a/{p}/b', multiSegment: 'p' }, 'before its end'],
+      [{ method: 'GET', template: '/a/{p}', multiSegment: 'q' }, 'no parameter `q`'],
+      [{ method: 'GET', template: '/a/{p}', encodedSlash: ['q'] }, 'no parameter `q`'],
+    ];
+    for (const [route, fragment] of cases) expectInvalidTable([route], fragment);
+  });
+
+  it('compiles the realistic route set into a small automaton', () => {
+    // 36 trie nodes; three states merge two of them ([actions, {security_product}],
+    // [repos, {security_product}], [hosted-runners, {enablement}]) and replace three single-node ones.
+    // A change here means the subset construction changed shape.
+    expect(tree.stateCount).toBe(36);
+  });
+});
+
+describe('templateParams', () => {
+  it('lists parameter names in order', () => {
+    expect(templateParams('/repos/{owner}/{repo}/environments/{environment_name}/variables/{name}')).toEqual([
+      'owner',
+      'repo',
+      'environment_name',
+      'name',
+    ]);
+    expect(templateParams('/user/repos')).toEqual([]);
+  });
+
+  it('throws TOLLGATE_INVALID_TABLE for a malformed template', () => {
+    expect(() => templateParams('/a/{b')).toThrow(/malformed segment/);
+  });
+});
