@@ -20,7 +20,11 @@ export class TollgateError extends Error {
   /** Each problem on its own line (`file:line:col: message (hint)`), when there are several. */
   readonly details: readonly string[];
 
-  constructor(code: TollgateErrorCode, message: string, options: { cause?: unknown; details?: readonly string[] } = {}) {
+  constructor(
+    code: TollgateErrorCode,
+    message: string,
+    options: { cause?: unknown; details?: readonly string[] } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'TollgateError';
     this.code = code;

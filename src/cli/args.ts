@@ -17,7 +17,12 @@ export interface ParsedArgs {
  */
 export function parseCommandArgs(command: string, args: readonly string[], options: Options): ParsedArgs {
   try {
-    const { values, positionals } = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({
+      args: [...args],
+      options,
+      allowPositionals: true,
+      strict: true,
+    });
     return { values: values as ParsedArgs['values'], positionals };
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);

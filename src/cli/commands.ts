@@ -1,4 +1,8 @@
 /** The CLI's commands, each loaded on demand from its own file. */
 import type { Command } from './io.js';
 
-export const commands: Record<string, () => Promise<Command>> = {};
+export const commands: Record<string, () => Promise<Command>> = {
+  explain: async () => (await import('./explain-command.js')).explainCommand,
+  endpoints: async () => (await import('./endpoints-command.js')).endpointsCommand,
+  validate: async () => (await import('./validate-command.js')).validateCommand,
+};

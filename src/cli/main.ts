@@ -5,7 +5,6 @@ import { didYouMean } from '../tables/suggest.js';
 import { commands } from './commands.js';
 import { type CliIo, EXIT, UsageError } from './io.js';
 
-
 const USAGE = `usage: tollgate <command> [options]
 
 commands:
@@ -26,7 +25,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const load = commands[name];
   if (load === undefined) {
     const names = Object.keys(commands);
-    io.stderr(`tollgate: unknown command \`${name}\`${didYouMean(name, names)}; valid commands: ${names.join(', ')}\n`);
+    io.stderr(
+      `tollgate: unknown command \`${name}\`${didYouMean(name, names)}; valid commands: ${names.join(', ')}\n`,
+    );
     return EXIT.badInput;
   }
   try {
@@ -54,7 +55,9 @@ if (isMain) {
       process.exitCode = code;
     },
     (error: unknown) => {
-      process.stderr.write(`tollgate: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(
+        `tollgate: internal error: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
       process.exitCode = 70;
     },
   );

@@ -1,0 +1,78 @@
+/** Builds the token `explain` and `check` use from `--token FILE` or `--kind/--scope/--permission`. */
+import { TollgateError } from '../errors.js';
+import { type Level, type PolicyTables, TOKEN_KINDS, type Token, type TokenKind } from '../policy/index.js';
+import { formatIssue } from '../tables/issue.js';
+import { readTextFile } from '../tables/load-tables.js';
+import { didYouMean } from '../tables/suggest.js';
+import { parseTokenText } from '../tables/token-text.js';
+import { oneOf } from './args.js';
+import { UsageError } from './io.js';
+
+/** The token flags as parsed. */
+export interface TokenFlags {
+  readonly token?: string;
+  readonly kind?: string;
+  readonly scope?: readonly string[];
+  readonly permission?: readonly string[];
+  readonly repository?: readonly string[];
+}
+
+/** Reads a token file, or assembles a token from flags; anonymous when neither is given. */
+export function tokenFromFlags(flags: TokenFlags, tables: PolicyTables): Token {
+  if (flags.token !== undefined) {
+    if (flags.kind !== undefined || flags.scope?.length || flags.permission?.length)
+      throw new UsageError('use either `--token FILE` or `--kind` with `--scope`/`--permission`, not both');
+    const { token, issues } = parseTokenText(readTextFile(flags.token), flags.token, tables);
+    if (token === undefined) {
+      const lines = issues.map(formatIssue);
+      throw new TollgateError(
+        'TOLLGATE_INVALID_TOKEN',
+        lines.length === 1 ? lines[0]! : `${lines.length} problems in \`${flags.token}\``,
+        {
+          details: lines.length === 1 ? [] : lines,
+        },
+      );
+    }
+    return token;
+  }
+  const kind: TokenKind =
+    flags.kind === undefined ? 'anonymous' : oneOf('token kind', flags.kind, TOKEN_KINDS);
+  const scopes = flags.scope ?? [];
+  const permissionArgs = flags.permission ?? [];
+  const scopeNames = [...tables.scopeClosure.keys()];
+  for (const scope of scopes)
+    if (!tables.scopeClosure.has(scope))
+      throw new UsageError(
+        `unknown scope \`${scope}\`${didYouMean(scope, scopeNames)}; valid scopes: ${scopeNames.join(', ')}`,
+      );
+  const permissions: Record<string, Level> = {};
+  const slugs = [...tables.permissions.keys()];
+  for (const arg of permissionArgs) {
+    const [slug = '', level = 'read', ...rest] = arg.split('=');
+    const info = tables.permissions.get(slug);
+    if (info === undefined)
+      throw new UsageError(
+        `unknown permission \`${slug}\`${didYouMean(slug, slugs)}; valid permissions: ${slugs.join(', ')}`,
+      );
+    if (rest.length > 0 || !(info.levels as readonly string[]).includes(level))
+      throw new UsageError(
+        `invalid level in \`${arg}\`; write \`${slug}=${info.levels.join('` or `' + slug + '=')}\``,
+      );
+    permissions[slug] = level as Level;
+  }
+  const scoped = kind === 'classic' || kind === 'oauth-app';
+  const permitted =
+    kind === 'fine-grained' || kind === 'app-user' || kind === 'app-installation' || kind === 'workflow';
+  if (scopes.length > 0 && !scoped)
+    throw new UsageError(`a ${kind} token has no scopes; \`--scope\` goes with --kind classic or oauth-app`);
+  if (permissionArgs.length > 0 && !permitted)
+    throw new UsageError(
+      `a ${kind} token has no permissions; \`--permission\` goes with --kind fine-grained, app-user, app-installation or workflow`,
+    );
+  if (scoped) return { kind, scopes } as Token;
+  if (permitted) {
+    const repositories = flags.repository?.length ? flags.repository : 'all';
+    return { kind, permissions, repositories } as Token;
+  }
+  return { kind } as Token;
+}

@@ -1,0 +1,89 @@
+/** `tollgate validate FILE...`: checks tables, overlays and token files; every problem, one line each. */
+import { compileTables } from '../policy/index.js';
+import type { RawPermissionsTable, RawScopesTable } from '../policy/tables.js';
+import { formatIssue, type Issue } from '../tables/issue.js';
+import { loadTableText } from '../tables/load-table-text.js';
+import { readTextFile } from '../tables/load-tables.js';
+import type { SchemaName } from '../tables/schema-validator.js';
+import { loadShippedTables, shippedSources } from '../tables/shipped-tables.js';
+import { parseTokenText } from '../tables/token-text.js';
+import { parseSourceDocument } from '../tables/yaml-document.js';
+import { parseCommandArgs } from './args.js';
+import { type Command, EXIT, UsageError } from './io.js';
+
+/** What kind of file a document is, from its top-level keys. */
+function detectKind(value: unknown): SchemaName | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  if ('endpoints' in value) return 'permissions';
+  if ('scopes' in value && 'permissions' in value) return 'scopes';
+  if ('kind' in value) return 'token';
+  if ('primary' in value || 'secondary' in value) return 'limits';
+  return undefined;
+}
+
+function validateFile(file: string): { issues: Issue[]; summary: string } {
+  const text = readTextFile(file);
+  const parsed = parseSourceDocument(text, file);
+  if (parsed.issues.length > 0) return { issues: [...parsed.issues], summary: '' };
+  const kind = detectKind(parsed.value);
+  if (kind === undefined)
+    return {
+      issues: [
+        {
+          code: 'unknown_document',
+          message: 'cannot tell what this file is',
+          hint: 'expected a permissions table or overlay (`endpoints:`), a scopes table (`scopes:`), a limits table (`primary:`) or a token (`kind:`)',
+          path: [],
+          source: { file, line: 1, column: 1 },
+        },
+      ],
+      summary: '',
+    };
+  if (kind === 'token') {
+    const { issues } = parseTokenText(text, file, loadShippedTables());
+    return { issues, summary: 'token' };
+  }
+  if (kind === 'limits') {
+    const loaded = loadTableText(text, file, 'limits');
+    return { issues: [...loaded.issues], summary: 'limits table' };
+  }
+  const loaded = loadTableText<RawPermissionsTable & RawScopesTable>(text, file, kind);
+  if (loaded.value === undefined) return { issues: [...loaded.issues], summary: '' };
+  const source = { file, value: loaded.value, locate: loaded.document.locate };
+  if (kind === 'scopes') {
+    const { issues } = compileTables({ permissions: shippedSources.permissions, scopes: source });
+    return { issues, summary: 'scopes table' };
+  }
+  // A full table has `rules`; anything else is an overlay over the shipped tables.
+  const isFullTable = loaded.value.rules !== undefined;
+  const compiled = compileTables(
+    isFullTable
+      ? { permissions: source, scopes: shippedSources.scopes }
+      : { ...shippedSources, overlays: [source] },
+  );
+  return {
+    issues: compiled.issues,
+    summary: `${isFullTable ? 'permissions table' : 'overlay'}, ${Object.keys(loaded.value.endpoints).length} endpoints`,
+  };
+}
+
+export const validateCommand: Command = async (args, io) => {
+  const { values, positionals } = parseCommandArgs('validate', args, {
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    io.stdout(
+      'usage: tollgate validate FILE...\n\nValidates tables, overlays, limits tables and token files. exit: 0 valid, 2 problems\n',
+    );
+    return EXIT.ok;
+  }
+  if (positionals.length === 0) throw new UsageError('validate: expected at least one FILE');
+  let problems = 0;
+  for (const file of positionals) {
+    const { issues, summary } = validateFile(file);
+    problems += issues.length;
+    for (const issue of issues) io.stderr(`${formatIssue(issue)}\n`);
+    if (issues.length === 0) io.stdout(`${file}: ok (${summary})\n`);
+  }
+  return problems === 0 ? EXIT.ok : EXIT.badInput;
+};

@@ -1,0 +1,6 @@
+/** tollgate: permission and rate-limit policy engine for the repository-hosting service's REST interface. */
+
+export { authorize } from './authorize-default.js';
+export { isTollgateError, TollgateError, type TollgateErrorCode } from './errors.js';
+export * from './policy/index.js';
+export * from './tables/index.js';

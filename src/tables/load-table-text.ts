@@ -1,0 +1,24 @@
+/** Parses and validates one table, overlay or token text: every problem, with file, line and column. */
+import type { Issue } from './issue.js';
+import { type SchemaName, validateDocument } from './schema-validator.js';
+import { parseSourceDocument, type SourceDocument } from './yaml-document.js';
+
+/** A validated document, or the problems that stop it. */
+export interface LoadedText<T> {
+  readonly document: SourceDocument;
+  /** Present only when `issues` is empty. */
+  readonly value?: T;
+  readonly issues: readonly Issue[];
+}
+
+/**
+ * Parses YAML or JSON `text` from `file` and validates it against `schema`.
+ * @example
+ * import { loadTableText } from 'tollgate';
+ * const { value, issues } = loadTableText<RawPermissionsTable>(text, 'overlay.yaml', 'permissions');
+ */
+export function loadTableText<T>(text: string, file: string, schema: SchemaName): LoadedText<T> {
+  const document = parseSourceDocument(text, file);
+  const issues = validateDocument(document, schema);
+  return issues.length > 0 ? { document, issues } : { document, value: document.value as T, issues };
+}

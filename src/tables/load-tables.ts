@@ -1,0 +1,48 @@
+/** Loads tables from files (Node): the shipped ones plus overlays, validated with positions. */
+import { readFileSync } from 'node:fs';
+import { TollgateError } from '../errors.js';
+import { compileTables } from '../policy/compile-tables.js';
+import type { PolicyTables, RawPermissionsTable } from '../policy/tables.js';
+import { formatIssue, type Issue } from './issue.js';
+import { loadTableText } from './load-table-text.js';
+import { shippedSources } from './shipped-tables.js';
+
+/** Reads a file as text, turning an unreadable file into a TollgateError naming it. */
+export function readTextFile(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    const reason =
+      (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
+    throw new TollgateError('TOLLGATE_INVALID_INPUT', `cannot read \`${file}\`: ${reason}`, { cause: error });
+  }
+}
+
+/** Throws one TOLLGATE_INVALID_TABLE error that lists every issue, one per line. */
+export function throwIssues(issues: readonly Issue[]): never {
+  const lines = issues.map(formatIssue);
+  if (lines.length === 1) throw new TollgateError('TOLLGATE_INVALID_TABLE', lines[0]!);
+  throw new TollgateError('TOLLGATE_INVALID_TABLE', `${lines.length} problems, one per line below`, {
+    details: lines,
+  });
+}
+
+/**
+ * Compiles the shipped tables with overlay files applied in order (their own endpoints, or facts
+ * the seeds leave "not shown"). Every problem of every file is reported at once.
+ * @example
+ * import { loadTablesWithOverlays } from 'tollgate';
+ * const tables = loadTablesWithOverlays(['overlays/classic-scopes.yaml']);
+ */
+export function loadTablesWithOverlays(files: readonly string[]): PolicyTables {
+  const issues: Issue[] = [];
+  const overlays = files.flatMap((file) => {
+    const loaded = loadTableText<RawPermissionsTable>(readTextFile(file), file, 'permissions');
+    issues.push(...loaded.issues);
+    return loaded.value === undefined ? [] : [{ file, value: loaded.value, locate: loaded.document.locate }];
+  });
+  if (issues.length > 0) throwIssues(issues);
+  const compiled = compileTables({ ...shippedSources, overlays });
+  if (compiled.tables === undefined) throwIssues(compiled.issues);
+  return compiled.tables;
+}

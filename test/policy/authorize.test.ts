@@ -1,0 +1,238 @@
+import { describe, expect, it } from 'vitest';
+import { createPolicy } from '../../src/policy/authorize.js';
+import type { Token } from '../../src/policy/types.js';
+import { smallTables } from '../support/small-tables.js';
+
+const policy = createPolicy(smallTables());
+const fineGrained = (
+  permissions: Record<string, 'read' | 'write'>,
+  repositories: 'all' | string[] = 'all',
+): Token => ({
+  kind: 'fine-grained',
+  permissions,
+  repositories,
+});
+const classic = (...scopes: string[]): Token => ({ kind: 'classic', scopes });
+const anonymous: Token = { kind: 'anonymous' };
+
+describe('authorize: decision order', () => {
+  it('answers 400 bad_path before anything else', () => {
+    const decision = policy.authorize({ method: 'GET', path: '/repos/a/../b/issues/events/1' }, anonymous);
+    expect([decision.status, decision.reason, decision.endpoint]).toEqual([400, 'bad_path', null]);
+  });
+
+  it('answers 404 unknown_endpoint for a path outside the table, and passes it through when configured', () => {
+    expect(policy.authorize({ method: 'GET', path: '/nowhere' }, anonymous)).toMatchObject({
+      status: 404,
+      reason: 'unknown_endpoint',
+      allowed: false,
+    });
+    const open = createPolicy(smallTables(), { unknownEndpoint: 'pass-through' });
+    expect(open.authorize({ method: 'GET', path: '/nowhere' }, anonymous)).toMatchObject({
+      allowed: true,
+      reason: 'pass_through',
+    });
+  });
+
+  it('answers 400 for an unsupported API version and accepts the known one', () => {
+    const request = { method: 'GET', path: '/repos/a/b/issues/events/1' };
+    const token = fineGrained({ issues: 'read' });
+    expect(policy.authorize({ ...request, apiVersion: '2099-01-01' }, token)).toMatchObject({
+      status: 400,
+      reason: 'unsupported_api_version',
+    });
+    expect(policy.authorize({ ...request, apiVersion: '2022-11-28' }, token)).toMatchObject({
+      status: 200,
+      allowed: true,
+    });
+  });
+
+  it('lets anonymous callers read public data of a public endpoint, 404 on a private resource, 401 elsewhere', () => {
+    const events = { method: 'GET', path: '/repos/a/b/issues/events/1' };
+    expect(policy.authorize(events, anonymous, { visibility: 'public' })).toMatchObject({
+      allowed: true,
+      reason: 'public_resource',
+    });
+    expect(policy.authorize(events, anonymous, { visibility: 'private' })).toMatchObject({
+      status: 404,
+      reason: 'not_found',
+    });
+    expect(policy.authorize({ method: 'POST', path: '/repos/a/b/issues' }, anonymous)).toMatchObject({
+      status: 401,
+      reason: 'authentication_required',
+    });
+  });
+
+  it('lets client credentials read public data only', () => {
+    const token: Token = { kind: 'client-credentials', app: '1' };
+    expect(
+      policy.authorize({ method: 'GET', path: '/repos/a/b/issues/events/1' }, token, { visibility: 'public' })
+        .allowed,
+    ).toBe(true);
+    expect(
+      policy.authorize({ method: 'POST', path: '/repos/a/b/issues' }, token, { visibility: 'public' }),
+    ).toMatchObject({ status: 403, reason: 'token_kind_not_accepted' });
+  });
+
+  it('refuses a token kind the endpoint does not accept with 403', () => {
+    const decision = policy.authorize(
+      { method: 'GET', path: '/notifications' },
+      fineGrained({ issues: 'write' }),
+    );
+    expect(decision).toMatchObject({ status: 403, reason: 'token_kind_not_accepted' });
+    const installation: Token = {
+      kind: 'app-installation',
+      permissions: { contents: 'write' },
+      repositories: 'all',
+    };
+    expect(policy.authorize({ method: 'POST', path: '/repos/a/b/transfer' }, installation).reason).toBe(
+      'token_kind_not_accepted',
+    );
+  });
+
+  it('hides a private repository outside the token selection with 404, whatever the permissions', () => {
+    const token = fineGrained({ issues: 'write' }, ['acme/other']);
+    expect(policy.authorize({ method: 'POST', path: '/repos/acme/app/issues' }, token)).toMatchObject({
+      status: 404,
+      reason: 'not_found',
+    });
+    const selected = fineGrained({ issues: 'write' }, ['ACME/App']);
+    expect(policy.authorize({ method: 'POST', path: '/repos/acme/app.git/issues' }, selected).allowed).toBe(
+      true,
+    );
+  });
+
+  it('hides a private repository from a classic token without repo with 404', () => {
+    const decision = policy.authorize(
+      { method: 'GET', path: '/repos/a/b/environments/prod/variables' },
+      classic('notifications'),
+    );
+    expect(decision).toMatchObject({
+      status: 404,
+      reason: 'not_found',
+      addition: { kind: 'scopes', scopes: ['repo'] },
+    });
+  });
+
+  it('requires an organization owner where the table says so', () => {
+    const token = classic('admin:org');
+    expect(policy.authorize({ method: 'GET', path: '/orgs/acme/migrations' }, token)).toMatchObject({
+      status: 403,
+      reason: 'organization_owner_required',
+    });
+    expect(
+      policy.authorize({ method: 'GET', path: '/orgs/acme/migrations' }, token, { organizationOwner: true }),
+    ).toMatchObject({
+      reason: 'requirement_not_shown',
+      certain: false,
+    });
+  });
+});
+
+describe('authorize: requirements', () => {
+  it('names what is missing and the smallest addition for a fine-grained token', () => {
+    const decision = policy.authorize(
+      { method: 'GET', path: '/repos/acme/app/issues/events/7' },
+      fineGrained({ contents: 'read' }),
+    );
+    expect(decision).toMatchObject({
+      status: 403,
+      reason: 'insufficient_permission',
+      endpoint: 'GET /repos/{owner}/{repo}/issues/events/{event_id}',
+      params: { owner: 'acme', repo: 'app', event_id: '7' },
+      missing: [{ issues: 'read' }, { pull_requests: 'read' }],
+      addition: { kind: 'permissions', permissions: { issues: 'read' } },
+      certain: true,
+    });
+    expect(decision.headers['X-Accepted-Service-Permissions']).toBe('issues=read; pull_requests=read');
+  });
+
+  it('treats write as implying read', () => {
+    expect(
+      policy.authorize(
+        { method: 'GET', path: '/repos/a/b/issues/events/7' },
+        fineGrained({ pull_requests: 'write' }),
+      ).allowed,
+    ).toBe(true);
+  });
+
+  it('needs every permission of an AND set and reports only the missing one', () => {
+    const decision = policy.authorize(
+      { method: 'PUT', path: '/orgs/acme/actions/variables/V/repositories/9' },
+      fineGrained({ organization_variables: 'write' }),
+    );
+    expect(decision).toMatchObject({ allowed: false, missing: [{ metadata: 'read' }], certain: false });
+    expect(decision.headers['X-Accepted-Service-Permissions']).toBe(
+      'organization_variables=write,metadata=read',
+    );
+  });
+
+  it('marks starred endpoints as not certain even when allowed', () => {
+    const decision = policy.authorize(
+      { method: 'PUT', path: '/repos/a/b/contents/docs/a.md' },
+      fineGrained({ contents: 'write' }),
+    );
+    expect(decision).toMatchObject({ allowed: true, certain: false, params: { path: 'docs/a.md' } });
+  });
+
+  it('applies the classic scope hierarchy and the private-resource requirement', () => {
+    const put = { method: 'PUT', path: '/orgs/acme/actions/variables/V/repositories/9' };
+    expect(policy.authorize(put, classic('admin:org'), { visibility: 'public' }).allowed).toBe(true);
+    const denied = policy.authorize(put, classic('admin:org'));
+    expect(denied).toMatchObject({
+      reason: 'insufficient_scope',
+      addition: { kind: 'scopes', scopes: ['repo'] },
+    });
+    expect(denied.headers).toMatchObject({
+      'X-Accepted-OAuth-Scopes': 'admin:org+repo',
+      'X-OAuth-Scopes': 'admin:org',
+    });
+    expect(policy.authorize(put, classic('admin:org', 'repo')).allowed).toBe(true);
+  });
+
+  it('accepts any one scope of several alternatives', () => {
+    expect(
+      policy.authorize({ method: 'GET', path: '/notifications' }, classic('notifications')).allowed,
+    ).toBe(true);
+    expect(policy.authorize({ method: 'GET', path: '/notifications' }, classic('repo')).allowed).toBe(true);
+    const decision = policy.authorize({ method: 'GET', path: '/notifications' }, classic('read:org'));
+    expect(decision).toMatchObject({ reason: 'insufficient_scope', missing: [['notifications'], ['repo']] });
+  });
+
+  it('denies classic tokens where scopes are not shown unless configured to allow, never certain', () => {
+    const request = { method: 'PUT', path: '/repos/a/b/contents/x' };
+    expect(policy.authorize(request, classic('repo'))).toMatchObject({
+      allowed: false,
+      reason: 'requirement_not_shown',
+      certain: false,
+    });
+    const lenient = createPolicy(smallTables(), { unshownScopes: 'allow' });
+    expect(lenient.authorize(request, classic('repo'))).toMatchObject({ allowed: true, certain: false });
+  });
+
+  it('treats the workflow token as an installation token by default, or refuses it', () => {
+    const token: Token = { kind: 'workflow', permissions: { issues: 'write' }, repositories: ['a/b'] };
+    expect(policy.authorize({ method: 'POST', path: '/repos/a/b/issues' }, token).allowed).toBe(true);
+    const strict = createPolicy(smallTables(), { workflowToken: 'deny' });
+    expect(strict.authorize({ method: 'POST', path: '/repos/a/b/issues' }, token).reason).toBe(
+      'token_kind_not_accepted',
+    );
+  });
+
+  it('uses configured header names', () => {
+    const custom = createPolicy(smallTables(), {
+      headerNames: { acceptedPermissions: 'x-accepted-github-permissions' },
+    });
+    const decision = custom.authorize({ method: 'POST', path: '/repos/a/b/issues' }, fineGrained({}));
+    expect(decision.headers).toEqual({
+      'x-accepted-github-permissions': 'issues=write',
+      'X-Accepted-OAuth-Scopes': 'repo',
+    });
+  });
+
+  it('rejects an invalid option with a stable code', () => {
+    expect(() => createPolicy(smallTables(), { unknownEndpoint: 'maybe' as 'deny' })).toThrow(
+      expect.objectContaining({ code: 'TOLLGATE_INVALID_OPTION' }),
+    );
+  });
+});
