@@ -1,0 +1,122 @@
+/** The service's answers: rate-limit headers on every verdict, and the limited response. */
+// Hot path: builds the headers of every verdict; bench/limits.mjs guards its speed.
+import type { Ticket } from './limit-event.js';
+import type { LimitRule, LimitsConfig, LimitsResource } from './limits-config.js';
+import type { Verdict } from './verdict.js';
+
+/**
+ * The `x-ratelimit-*` headers of a primary window (seed 000, "Rate limit response headers").
+ * `reset` is the window's end in epoch ms; the header carries epoch seconds.
+ * @example
+ * import { rateLimitHeaders } from 'tollgate';
+ * rateLimitHeaders('core', 5000, 1, 1_700_003_600_000, config);
+ * // { 'x-ratelimit-limit': '5000', 'x-ratelimit-remaining': '4999', 'x-ratelimit-used': '1',
+ * //   'x-ratelimit-reset': '1700003600', 'x-ratelimit-resource': 'core' }
+ */
+export function rateLimitHeaders(
+  resource: LimitsResource,
+  limit: number,
+  used: number,
+  reset: number,
+  config: LimitsConfig,
+): Record<string, string> {
+  const h = config.answers.headers;
+  const headers: Record<string, string> = {};
+  headers[h.limit] = String(limit);
+  // INVARIANT: remaining is never negative, and used + remaining = limit while used <= limit.
+  headers[h.remaining] = String(used >= limit ? 0 : limit - used);
+  headers[h.used] = String(used);
+  headers[h.reset] = String(Math.ceil(reset / 1000));
+  headers[h.resource] = resource;
+  return headers;
+}
+
+/**
+ * The verdict of an admitted request (or of a completed one): the window's numbers and headers.
+ * @example
+ * import { allowedVerdict } from 'tollgate';
+ * allowedVerdict('core', 5000, 1, resetMs, ticket, config).headers['x-ratelimit-remaining']; // '4999'
+ */
+export function allowedVerdict(
+  resource: LimitsResource,
+  limit: number,
+  used: number,
+  reset: number,
+  ticket: Ticket | null,
+  config: LimitsConfig,
+): Verdict {
+  return {
+    allowed: true,
+    reason: 'allowed',
+    rule: null,
+    resource,
+    limit,
+    remaining: used >= limit ? 0 : limit - used,
+    used,
+    reset: Math.ceil(reset / 1000),
+    retryAt: null,
+    status: null,
+    headers: rateLimitHeaders(resource, limit, used, reset, config),
+    body: null,
+    ticket,
+  };
+}
+
+/**
+ * The verdict of a denied request: status 403 (or 429 per config), the JSON body, `retry-after`
+ * on secondary rules, and `x-ratelimit-remaining: 0` on the primary one (seed 000, "Errors").
+ * @example
+ * import { deniedVerdict } from 'tollgate';
+ * deniedVerdict('concurrency', 'user:octocat', 'core', 5000, 3, resetMs, now + 1000, now, config).headers['retry-after']; // '1'
+ */
+export function deniedVerdict(
+  rule: LimitRule,
+  key: string,
+  resource: LimitsResource,
+  limit: number,
+  used: number,
+  reset: number,
+  retryAt: number,
+  now: number,
+  config: LimitsConfig,
+): Verdict {
+  const answers = config.answers;
+  const primary = rule === 'primary';
+  const headers = rateLimitHeaders(resource, limit, used, reset, config);
+  if (primary) headers[answers.headers.remaining] = '0';
+  // seed 000, "Client behaviour when limited", rule 2: retry-after accompanies secondary limits.
+  else headers[answers.headers.retryAfter] = String(Math.max(1, Math.ceil((retryAt - now) / 1000)));
+  headers['content-type'] = answers.contentType;
+  const message = answers.messages[rule].replace('{identity}', key).replace('{resource}', resource);
+  return {
+    allowed: false,
+    reason: primary ? 'primary_rate_limit' : 'secondary_rate_limit',
+    rule,
+    resource,
+    limit,
+    remaining: primary || used >= limit ? 0 : limit - used,
+    used,
+    reset: Math.ceil(reset / 1000),
+    retryAt,
+    status: answers.status,
+    headers,
+    body: { message, documentation_url: answers.documentationUrl, status: String(answers.status) },
+    ticket: null,
+  };
+}
+
+/**
+ * The HTTP response of a denied verdict, ready to write; null when the verdict allowed.
+ * @example
+ * import { limitedResponse } from 'tollgate';
+ * const response = limitedResponse(verdict);
+ * if (response) return new Response(response.body, { status: response.status, headers: response.headers });
+ */
+export function limitedResponse(verdict: Verdict): {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+} | null {
+  if (verdict.allowed || verdict.status === null || verdict.body === null) return null;
+  return { status: verdict.status, headers: verdict.headers, body: JSON.stringify(verdict.body) };
+}

@@ -1,0 +1,34 @@
+/** Fixed windows of the primary limits: a count that resets when the window ends. */
+// Hot path: called for every request; bench/limits.mjs guards its speed.
+
+/**
+ * The end of a window opened at `now`: `windowMs` later, rounded up to a whole second so the
+ * `x-ratelimit-reset` header (epoch seconds) is exactly the moment the window ends.
+ * @example
+ * import { windowEnd } from 'tollgate';
+ * windowEnd(1_700_000_000_500, 3_600_000); // 1700003601000
+ */
+export function windowEnd(now: number, windowMs: number): number {
+  return Math.ceil((now + windowMs) / 1000) * 1000;
+}
+
+/**
+ * Requests counted in the window open at `now` (0 once the window ended).
+ * @example
+ * import { windowUsed } from 'tollgate';
+ * windowUsed(1_700_003_600_000, 12, 1_700_000_000_000); // 12
+ */
+export function windowUsed(reset: number, used: number, now: number): number {
+  return reset > now ? used : 0;
+}
+
+/**
+ * The end of the window open at `now`: the stored one while it lasts, else a new one. A window
+ * opens at the first request after the previous one ended, like the service's `x-ratelimit-reset`.
+ * @example
+ * import { currentReset } from 'tollgate';
+ * currentReset(0, 1_700_000_000_000, 3_600_000); // 1700003600000
+ */
+export function currentReset(reset: number, now: number, windowMs: number): number {
+  return reset > now ? reset : windowEnd(now, windowMs);
+}

@@ -1,0 +1,59 @@
+/** The state one identity needs for every rule: sixteen numbers, all zero for a new identity. */
+
+/**
+ * What a store keeps per identity. Flat numbers only, so a store can pack it (the memory store
+ * keeps 16 float64 per identity) or write it as one hash (a Redis store). Bucket fields hold what
+ * was spent, scaled by the rule's window in ms so every update is exact integer arithmetic
+ * (see `token-bucket.ts`); 0 means a full bucket. Window fields hold the window's end (epoch ms)
+ * and the requests counted in it.
+ */
+export interface IdentityState {
+  /** Time of the identity's last event (epoch ms); every bucket is refilled up to it. */
+  readonly at: number;
+  /** Requests admitted and not yet completed or released. */
+  readonly inFlight: number;
+  readonly restPoints: number;
+  readonly graphqlPoints: number;
+  readonly cpu: number;
+  readonly graphqlCpu: number;
+  readonly contentMinute: number;
+  readonly contentHour: number;
+  readonly coreReset: number;
+  readonly coreUsed: number;
+  readonly searchReset: number;
+  readonly searchUsed: number;
+  readonly graphqlReset: number;
+  readonly graphqlUsed: number;
+  readonly lfsReset: number;
+  readonly lfsUsed: number;
+}
+
+/**
+ * The state of an identity never seen (or fully rested): nothing spent, nothing counted.
+ * @example
+ * import { EMPTY_IDENTITY_STATE, step } from 'tollgate';
+ * step(EMPTY_IDENTITY_STATE, event, Date.now(), config);
+ */
+export const EMPTY_IDENTITY_STATE: IdentityState = Object.freeze({
+  at: 0,
+  inFlight: 0,
+  restPoints: 0,
+  graphqlPoints: 0,
+  cpu: 0,
+  graphqlCpu: 0,
+  contentMinute: 0,
+  contentHour: 0,
+  coreReset: 0,
+  coreUsed: 0,
+  searchReset: 0,
+  searchUsed: 0,
+  graphqlReset: 0,
+  graphqlUsed: 0,
+  lfsReset: 0,
+  lfsUsed: 0,
+});
+
+/** Field names in a fixed order, for stores that pack the state into arrays. */
+export const IDENTITY_STATE_FIELDS: readonly (keyof IdentityState)[] = Object.keys(
+  EMPTY_IDENTITY_STATE,
+) as (keyof IdentityState)[];

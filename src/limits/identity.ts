@@ -1,0 +1,57 @@
+/** Who a request is counted against: the identity key and primary limits of a token. */
+import { TollgateError } from '../errors.js';
+import type { IdentityFacts, TokenKind } from '../policy/types.js';
+import type { LimitsConfig } from './limits-config.js';
+import { type CallerClass, type PrimaryLimits, primaryLimits } from './primary-limit.js';
+
+/** A token as the limits see it: its kind and identity facts (see `IdentityFacts`). */
+export type LimitsCaller = IdentityFacts & { readonly kind: TokenKind };
+
+/** The identity a request is counted against, with the caller's limits on every resource. */
+export interface LimitsIdentity {
+  /** Stable store key, e.g. `user:octocat`, `ip:203.0.113.7`, `repository:octo/app`. */
+  readonly key: string;
+  readonly caller: CallerClass;
+  readonly limits: PrimaryLimits;
+}
+
+/** Token kind -> caller class and the identity fact that keys it (DESIGN.md section 3, Identity). */
+const CLASSES: Readonly<Record<TokenKind, readonly [CallerClass, keyof IdentityFacts, string]>> = {
+  anonymous: ['anonymous', 'ip', 'ip'],
+  // seed 000, "Primary rate limits": user tokens share one limit "combined over all those tokens";
+  // "App user access tokens count against the authenticated user's limit".
+  classic: ['user', 'user', 'user'],
+  'fine-grained': ['user', 'user', 'user'],
+  'app-user': ['user', 'user', 'user'],
+  'oauth-app': ['user', 'user', 'user'],
+  'app-installation': ['installation', 'installation', 'installation'],
+  'client-credentials': ['client-credentials', 'app', 'app'],
+  workflow: ['workflow', 'repository', 'repository'],
+};
+
+/**
+ * The identity of a token for the limits: anonymous callers by IP, user tokens by user (shared
+ * across that user's tokens), installations by installation, client credentials by app, the
+ * workflow token by repository (compared case-insensitively, like the seed's `owner`/`repo`).
+ * Throws `TOLLGATE_INVALID_TOKEN` when the fact that keys the identity is missing.
+ * @example
+ * import { identityOf } from 'tollgate';
+ * identityOf({ kind: 'app-installation', installation: '42', repositoriesCount: 50, usersCount: 30 }, config);
+ * // { key: 'installation:42', caller: 'installation', limits: { core: 7000, search: 30, graphql: 7000, lfs: 3000 } }
+ */
+export function identityOf(token: LimitsCaller, config: LimitsConfig): LimitsIdentity {
+  const entry = CLASSES[token.kind];
+  if (entry === undefined) {
+    throw new TollgateError('TOLLGATE_INVALID_TOKEN', `limits: unknown token kind \`${String(token.kind)}\``);
+  }
+  const [caller, fact, prefix] = entry;
+  const value = token[fact];
+  if (typeof value !== 'string' || value.length === 0) {
+    throw new TollgateError(
+      'TOLLGATE_INVALID_TOKEN',
+      `limits: a \`${token.kind}\` token needs \`${fact}\` to be counted per ${prefix}`,
+    );
+  }
+  const id = caller === 'workflow' ? value.toLowerCase() : value;
+  return { key: `${prefix}:${id}`, caller, limits: primaryLimits({ ...token, caller }, config) };
+}

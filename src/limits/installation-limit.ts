@@ -1,0 +1,34 @@
+/** The primary limit of an app installation: seed 000's scaling formula. */
+import type { InstallationLimitRule } from './limits-config.js';
+
+/** What the installation formula needs to know about an installation. */
+export interface InstallationFacts {
+  /** Repositories the installation is on. */
+  readonly repositoriesCount?: number;
+  /** Users of the organization the installation is on. */
+  readonly usersCount?: number;
+  /** The installation is on an enterprise-cloud organization. */
+  readonly enterpriseCloud?: boolean;
+}
+
+/**
+ * Requests per hour of an installation token: 5,000, plus 50 per repository beyond 20, plus 50 per
+ * organization user beyond 20, at most 12,500; 15,000 on an enterprise-cloud organization
+ * (seed 000, "Primary rate limits" and "Scaling of installation limits"; the numbers come from
+ * `rule`, i.e. data/limits.yaml).
+ *
+ * Worked example: 50 repositories and 30 users -> 5,000 + 50 x 30 + 50 x 10 = 7,000.
+ * @example
+ * import { installationLimit } from 'tollgate';
+ * installationLimit({ repositoriesCount: 50, usersCount: 30 }, config.primary.callers.installation); // 7000
+ */
+export function installationLimit(facts: InstallationFacts, rule: InstallationLimitRule): number {
+  if (facts.enterpriseCloud === true) return rule.enterpriseCloud;
+  const repositories = Math.max(0, (facts.repositoriesCount ?? 0) - rule.repositoriesIncluded);
+  const users = Math.max(0, (facts.usersCount ?? 0) - rule.usersIncluded);
+  // The ceiling never lowers the base: "minimum 5,000" holds whatever the table says.
+  return Math.max(
+    rule.limit,
+    Math.min(rule.ceiling, rule.limit + repositories * rule.perRepository + users * rule.perUser),
+  );
+}

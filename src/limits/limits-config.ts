@@ -1,0 +1,119 @@
+/** The typed rate-limit configuration: data/limits.yaml in camelCase, with times in milliseconds. */
+
+/** The primary rate-limit resources of seed 000 ("Primary rate limits"); each has its own window. */
+export type LimitsResource = 'core' | 'search' | 'graphql' | 'lfs';
+
+/** Every resource, in the order `GET /rate_limit` lists them. */
+export const LIMITS_RESOURCES: readonly LimitsResource[] = ['core', 'search', 'graphql', 'lfs'];
+
+/**
+ * The rules a request can be denied by: the primary window of its resource, then the secondary
+ * rules of seed 000 ("Secondary rate limits"), in the order `step` checks them.
+ */
+export type LimitRule =
+  | 'primary'
+  | 'concurrency'
+  | 'rest_points'
+  | 'graphql_points'
+  | 'cpu'
+  | 'graphql_cpu'
+  | 'content_per_minute'
+  | 'content_per_hour';
+
+/** Every rule, in the order `step` checks them. */
+export const LIMIT_RULES: readonly LimitRule[] = [
+  'primary',
+  'concurrency',
+  'rest_points',
+  'graphql_points',
+  'cpu',
+  'graphql_cpu',
+  'content_per_minute',
+  'content_per_hour',
+];
+
+/** A caller class with one number, raised for enterprise-cloud callers. */
+export interface CallerLimit {
+  readonly limit: number;
+  readonly enterpriseCloud: number;
+}
+
+/** The installation formula of seed 000 ("Scaling of installation limits"). */
+export interface InstallationLimitRule extends CallerLimit {
+  readonly repositoriesIncluded: number;
+  readonly perRepository: number;
+  readonly usersIncluded: number;
+  readonly perUser: number;
+  readonly ceiling: number;
+}
+
+/** A non-core resource: its own numbers, or the caller's core numbers in a separate window. */
+export type ResourceLimit =
+  | { readonly windowMs: number; readonly sameAsCore: true }
+  | {
+      readonly windowMs: number;
+      readonly sameAsCore: false;
+      readonly anonymous: number;
+      readonly authenticated: number;
+      readonly batchObjects?: number;
+    };
+
+/** Header names of the answers (lowercase). */
+export interface LimitsHeaderNames {
+  readonly limit: string;
+  readonly remaining: string;
+  readonly used: string;
+  readonly reset: string;
+  readonly resource: string;
+  readonly retryAfter: string;
+  readonly pollInterval: string;
+  readonly lastModified: string;
+}
+
+/**
+ * The whole rate-limit configuration. Plain data (JSON-serializable) so a store can ship it to
+ * another process; build it with `compileLimits` from the YAML table.
+ * @example
+ * import { compileLimits, type LimitsConfig } from 'tollgate';
+ * const config: LimitsConfig = compileLimits(parse(readFileSync('data/limits.yaml', 'utf8')));
+ */
+export interface LimitsConfig {
+  readonly primary: {
+    readonly windowMs: number;
+    readonly callers: {
+      readonly anonymous: { readonly limit: number };
+      readonly user: CallerLimit;
+      readonly installation: InstallationLimitRule;
+      readonly clientCredentials: CallerLimit;
+      readonly workflow: CallerLimit;
+    };
+    readonly resources: {
+      readonly search: ResourceLimit;
+      readonly graphql: ResourceLimit;
+      readonly lfs: ResourceLimit;
+    };
+  };
+  readonly secondary: {
+    readonly concurrency: { readonly limit: number; readonly leaseMs: number };
+    readonly points: { readonly windowMs: number; readonly rest: number; readonly graphql: number };
+    readonly cpu: { readonly windowMs: number; readonly totalMs: number; readonly graphqlMs: number };
+    readonly content: { readonly perMinute: number; readonly perHour: number };
+  };
+  readonly costs: {
+    readonly graphql: { readonly query: number; readonly mutation: number };
+    readonly rest: { readonly read: number; readonly write: number };
+  };
+  readonly answers: {
+    readonly status: 403 | 429;
+    readonly contentType: string;
+    readonly documentationUrl: string;
+    readonly headers: LimitsHeaderNames;
+    readonly messages: Readonly<Record<LimitRule, string>>;
+  };
+  readonly polling: { readonly intervalSeconds: number; readonly maxIntervalSeconds: number };
+  readonly client: {
+    readonly minWaitSeconds: number;
+    readonly backoffFactor: number;
+    readonly maxRetries: number;
+  };
+}

@@ -1,0 +1,56 @@
+/** `X-Poll-Interval`, `Last-Modified` and the 304 rule of seed 000, "Polling rules". */
+import type { LimitsConfig } from './limits-config.js';
+
+/**
+ * Seconds a client should wait between polls (seed 000, "Polling rules", rule 1: it "can grow
+ * under load"). `load` is a fraction: how full the caller's window is (`verdict.used / verdict.limit`)
+ * or the server's own measure. tollgate's choice, since the seed shows no numbers: the table's
+ * interval (60 s) up to half load, doubling for each further quarter, at most the table's maximum.
+ * Worked example: load 0.3 -> 60; 0.6 -> 120; 0.9 -> 240; 1.0 -> 240; 1.2 -> 480.
+ * @example
+ * import { pollInterval } from 'tollgate';
+ * pollInterval(verdict.used / verdict.limit, config); // 60
+ */
+export function pollInterval(load: number, config: LimitsConfig): number {
+  const { intervalSeconds, maxIntervalSeconds } = config.polling;
+  // INVARIANT: the interval never shrinks as load grows, and stays within [interval, max].
+  const steps = load > 0.5 ? Math.ceil((Math.min(load, 10) - 0.5) / 0.25) : 0;
+  return Math.min(maxIntervalSeconds, Math.max(intervalSeconds, intervalSeconds * 2 ** steps));
+}
+
+/**
+ * An HTTP date (`Last-Modified`) for epoch ms.
+ * @example
+ * import { httpDate } from 'tollgate';
+ * httpDate(0); // 'Thu, 01 Jan 1970 00:00:00 GMT'
+ */
+export function httpDate(epochMs: number): string {
+  return new Date(epochMs).toUTCString();
+}
+
+/**
+ * True when the request repeats the `Last-Modified` value exactly in `If-Modified-Since` and
+ * nothing is new: answer 304, which does not count against the primary limit (seed 000,
+ * "Polling rules", rule 2; complete the request with status 304 to refund it).
+ * @example
+ * import { notModified, httpDate } from 'tollgate';
+ * notModified(request.headers['if-modified-since'], httpDate(lastChange)); // true -> 304
+ */
+export function notModified(ifModifiedSince: string | undefined, lastModified: string): boolean {
+  return ifModifiedSince !== undefined && ifModifiedSince === lastModified;
+}
+
+/**
+ * The polling headers of a `GET /notifications` answer: `Last-Modified` and `X-Poll-Interval`.
+ * @example
+ * import { pollingHeaders } from 'tollgate';
+ * pollingHeaders(lastChange, 0.2, config); // { 'last-modified': 'Tue, ...', 'x-poll-interval': '60' }
+ */
+export function pollingHeaders(
+  lastModifiedMs: number,
+  load: number,
+  config: LimitsConfig,
+): Record<string, string> {
+  const h = config.answers.headers;
+  return { [h.lastModified]: httpDate(lastModifiedMs), [h.pollInterval]: String(pollInterval(load, config)) };
+}

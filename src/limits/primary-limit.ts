@@ -1,0 +1,67 @@
+/** The primary limit of a caller on each resource, from its caller class and identity facts. */
+import { installationLimit } from './installation-limit.js';
+import type { LimitsConfig, LimitsResource } from './limits-config.js';
+
+/**
+ * Who pays for a request, as the primary table of seed 000 groups callers: by IP, by user (all of
+ * a user's tokens together), by installation, by OAuth app, by repository (workflow token).
+ */
+export type CallerClass = 'anonymous' | 'user' | 'installation' | 'client-credentials' | 'workflow';
+
+/** The facts of a caller that the primary limits depend on. */
+export interface CallerFacts {
+  readonly caller: CallerClass;
+  readonly enterpriseCloud?: boolean;
+  readonly repositoriesCount?: number;
+  readonly usersCount?: number;
+}
+
+/** Requests per window of each resource for one caller. */
+export type PrimaryLimits = Readonly<Record<LimitsResource, number>>;
+
+function coreLimit(facts: CallerFacts, config: LimitsConfig): number {
+  const callers = config.primary.callers;
+  const ec = facts.enterpriseCloud === true;
+  switch (facts.caller) {
+    case 'anonymous':
+      return callers.anonymous.limit;
+    case 'user':
+      return ec ? callers.user.enterpriseCloud : callers.user.limit;
+    case 'installation':
+      return installationLimit(facts, callers.installation);
+    case 'client-credentials':
+      return ec ? callers.clientCredentials.enterpriseCloud : callers.clientCredentials.limit;
+    case 'workflow':
+      return ec ? callers.workflow.enterpriseCloud : callers.workflow.limit;
+  }
+}
+
+/**
+ * The primary limit of a caller on every resource: core from the caller table, search, graphql
+ * and lfs from their own rows (anonymous or authenticated) or the core number when the table says
+ * `same_as_core`.
+ * @example
+ * import { primaryLimits } from 'tollgate';
+ * primaryLimits({ caller: 'user' }, config); // { core: 5000, search: 30, graphql: 5000, lfs: 3000 }
+ */
+export function primaryLimits(facts: CallerFacts, config: LimitsConfig): PrimaryLimits {
+  const core = coreLimit(facts, config);
+  const anonymous = facts.caller === 'anonymous';
+  const { search, graphql, lfs } = config.primary.resources;
+  return {
+    core,
+    search: search.sameAsCore ? core : anonymous ? search.anonymous : search.authenticated,
+    graphql: graphql.sameAsCore ? core : anonymous ? graphql.anonymous : graphql.authenticated,
+    lfs: lfs.sameAsCore ? core : anonymous ? lfs.anonymous : lfs.authenticated,
+  };
+}
+
+/**
+ * The window of a resource in milliseconds: one hour for core, the table's value for the others.
+ * @example
+ * import { resourceWindowMs } from 'tollgate';
+ * resourceWindowMs('lfs', config); // 60000
+ */
+export function resourceWindowMs(resource: LimitsResource, config: LimitsConfig): number {
+  return resource === 'core' ? config.primary.windowMs : config.primary.resources[resource].windowMs;
+}

@@ -1,0 +1,31 @@
+/** When an identity's state becomes the same as a new identity's, so a store may drop it. */
+import type { IdentityState } from './identity-state.js';
+import type { LimitsConfig } from './limits-config.js';
+
+/**
+ * The epoch ms from which `state` behaves exactly like no state at all: every window ended, every
+ * bucket refilled, every in-flight slot freed or its lease expired. The memory store evicts such
+ * state; a Redis store can use it as the key's expiry (`PEXPIREAT`).
+ * @example
+ * import { stateExpiresAt } from 'tollgate';
+ * if (stateExpiresAt(state, config) <= now) store.delete(key);
+ */
+export function stateExpiresAt(state: IdentityState, config: LimitsConfig): number {
+  const sec = config.secondary;
+  const at = state.at;
+  // A bucket with `spent` point·ms refills in spent / capacity ms.
+  const refilled = (spent: number, capacity: number) => (spent > 0 ? at + Math.ceil(spent / capacity) : 0);
+  return Math.max(
+    state.coreReset,
+    state.searchReset,
+    state.graphqlReset,
+    state.lfsReset,
+    state.inFlight > 0 ? at + sec.concurrency.leaseMs : 0,
+    refilled(state.restPoints, sec.points.rest),
+    refilled(state.graphqlPoints, sec.points.graphql),
+    refilled(state.cpu, sec.cpu.totalMs),
+    refilled(state.graphqlCpu, sec.cpu.graphqlMs),
+    refilled(state.contentMinute, sec.content.perMinute),
+    refilled(state.contentHour, sec.content.perHour),
+  );
+}

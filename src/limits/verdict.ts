@@ -1,0 +1,58 @@
+/** The limiter's answer to an event: allowed or not, by which rule, and the response to send. */
+
+import type { IdentityState } from './identity-state.js';
+import type { Ticket } from './limit-event.js';
+import type { LimitRule, LimitsResource } from './limits-config.js';
+
+/** Stable reason codes of a Verdict. */
+export type LimitReason = 'allowed' | 'primary_rate_limit' | 'secondary_rate_limit';
+
+/**
+ * JSON body of a limited response. `status` is a string, as the service's error bodies carry it.
+ * @example
+ * import type { LimitBody } from 'tollgate';
+ * const body: LimitBody = { message: 'You have exceeded a secondary rate limit ...', documentation_url: '...', status: '403' };
+ */
+export interface LimitBody {
+  readonly message: string;
+  readonly documentation_url: string;
+  readonly status: string;
+}
+
+/**
+ * The answer of `step` and of the limiter. Never thrown: a limit is a value.
+ * @example
+ * import { step } from 'tollgate';
+ * const { verdict } = step(state, event, now, config);
+ * if (!verdict.allowed) respond(verdict.status, verdict.headers, JSON.stringify(verdict.body));
+ */
+export interface Verdict {
+  readonly allowed: boolean;
+  readonly reason: LimitReason;
+  /** The rule that denied (the first in `LIMIT_RULES` order), or null. */
+  readonly rule: LimitRule | null;
+  readonly resource: LimitsResource;
+  /** The primary window of `resource`: limit, remaining, used, reset (epoch seconds). */
+  readonly limit: number;
+  readonly remaining: number;
+  readonly used: number;
+  readonly reset: number;
+  /** Epoch ms when every rule that denied frees up (null when allowed). */
+  readonly retryAt: number | null;
+  /** 403 or 429 when denied (per config), null when allowed: the server's own status applies. */
+  readonly status: number | null;
+  /** `x-ratelimit-*` always; `retry-after` on secondary limits; `content-type` with a body. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: LimitBody | null;
+  /** Pass to `complete`/`release` once the response is sent; null when denied. */
+  readonly ticket: Ticket | null;
+}
+
+/**
+ * Result of `step`: the identity's next state and the verdict. A denied admission returns the very
+ * state object it was given (a denied request charges nothing).
+ */
+export interface StepResult {
+  readonly state: IdentityState;
+  readonly verdict: Verdict;
+}
