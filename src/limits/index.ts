@@ -24,6 +24,7 @@ export {
   type LimitsResource,
   type ResourceLimit,
 } from './limits-config.js';
+export { type PointCostFacts, pointCost } from './point-cost.js';
 export { httpDate, notModified, pollInterval, pollingHeaders } from './poll-interval.js';
 export {
   type CallerClass,

@@ -1,0 +1,134 @@
+/** The limiter the middleware and the simulator share: `admit` and `complete` over a store. */
+import { TollgateError } from '../errors.js';
+import { identityOf, type LimitsCaller, type LimitsIdentity } from '../limits/identity.js';
+import type { AdmitEvent, Ticket } from '../limits/limit-event.js';
+import type { LimitsConfig, LimitsResource } from '../limits/limits-config.js';
+import { pointCost } from '../limits/point-cost.js';
+import { type RateLimitBody, rateLimitBody } from '../limits/rate-limit-body.js';
+import type { Verdict } from '../limits/verdict.js';
+import type { LimitsStore, SyncLimitsStore } from '../stores/limits-store.js';
+import { createMemoryStore } from '../stores/memory-store.js';
+import { defaultLimits } from './default-limits.js';
+
+/** A value, or a promise of it when the store is asynchronous. */
+export type StoreResult<S extends LimitsStore, T> = S extends SyncLimitsStore ? T : Promise<T>;
+
+/** One request, as the limiter needs it. */
+export interface AdmitRequest {
+  /** From `limiter.identify(token)`; cache it per token. */
+  readonly identity: LimitsIdentity;
+  /** Default `core`. */
+  readonly resource?: LimitsResource;
+  /** Points; default from `method`/`graphql`/`mutation` (see `pointCost`). */
+  readonly cost?: number;
+  readonly method?: string;
+  readonly graphql?: boolean;
+  readonly mutation?: boolean;
+  /** Content-generating request (the endpoint table's `content`). Default false. */
+  readonly content?: boolean;
+  /** False for `GET /rate_limit`. Default true. */
+  readonly countsPrimary?: boolean;
+}
+
+/** How the response went, for `complete`. */
+export interface CompleteFacts {
+  readonly status: number;
+  /** CPU time used, in ms. Default 0. */
+  readonly cpuMs?: number;
+}
+
+/** Options of `createLimiter`. */
+export interface LimiterOptions<S extends LimitsStore> {
+  /** Default: a new memory store. */
+  readonly store?: S;
+  /** Epoch ms; default `Date.now`. Inject a fake clock in tests and the simulator. */
+  readonly clock?: () => number;
+  /** Default: the shipped table (`defaultLimits()`). */
+  readonly config?: LimitsConfig;
+}
+
+/** The limiter. Methods answer synchronously over a synchronous store. */
+export interface Limiter<S extends LimitsStore> {
+  readonly config: LimitsConfig;
+  readonly store: S;
+  /** The identity and limits of a token. */
+  identify(token: LimitsCaller): LimitsIdentity;
+  /** Checks every rule of the request; charges all of them or, when denied, none. */
+  admit(request: AdmitRequest): StoreResult<S, Verdict>;
+  /** The response was sent: frees the slot, charges CPU, refunds a 304. */
+  complete(ticket: Ticket, facts: CompleteFacts): StoreResult<S, Verdict>;
+  /** The request was aborted: frees the slot. */
+  release(ticket: Ticket, cpuMs?: number): StoreResult<S, Verdict>;
+  /** The `GET /rate_limit` body for an identity. */
+  status(identity: LimitsIdentity): StoreResult<S, RateLimitBody>;
+}
+
+function invalid(message: string): TollgateError {
+  return new TollgateError('TOLLGATE_INVALID_OPTION', `limiter: ${message}`);
+}
+
+/**
+ * Creates a limiter over a store (default: memory), a clock (default: `Date.now`) and a config
+ * (default: the shipped table). Verdicts are values; only misuse throws (`TOLLGATE_INVALID_OPTION`).
+ * @example
+ * import { createLimiter } from 'tollgate';
+ * const limiter = createLimiter();
+ * const identity = limiter.identify({ kind: 'classic', user: 'octocat' });
+ * const verdict = limiter.admit({ identity, method: 'GET' });
+ * if (verdict.ticket) limiter.complete(verdict.ticket, { status: 200, cpuMs: 3 });
+ */
+export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
+  options: LimiterOptions<S> = {},
+): Limiter<S> {
+  const config = options.config ?? defaultLimits();
+  const store = (options.store ?? createMemoryStore()) as S;
+  const clock = options.clock ?? Date.now;
+  const maxCost = Math.min(config.secondary.points.rest, config.secondary.points.graphql);
+
+  const admit = (request: AdmitRequest) => {
+    const graphql = request.graphql === true;
+    const cost = request.cost ?? pointCost(request, config);
+    // A cost above the bucket could never be admitted: that is a table mistake, not a limit.
+    if (!Number.isInteger(cost) || cost < 0 || cost > maxCost) {
+      throw invalid(`\`cost\` must be an integer in [0, ${maxCost}], got \`${cost}\``);
+    }
+    const resource = request.resource ?? 'core';
+    const limit = request.identity.limits[resource];
+    if (limit === undefined) throw invalid(`unknown resource \`${resource}\``);
+    const event: AdmitEvent = {
+      kind: 'admit',
+      key: request.identity.key,
+      resource,
+      limit,
+      cost,
+      content: request.content === true,
+      graphql,
+      countsPrimary: request.countsPrimary !== false,
+    };
+    return store.apply(event, clock(), config);
+  };
+
+  const status = (identity: LimitsIdentity) => {
+    const now = clock();
+    const state = store.read(identity.key);
+    return state instanceof Promise
+      ? state.then((s) => rateLimitBody(s, now, identity.limits, config))
+      : rateLimitBody(state, now, identity.limits, config);
+  };
+
+  return {
+    config,
+    store,
+    identify: (token) => identityOf(token, config),
+    admit: admit as Limiter<S>['admit'],
+    complete: ((ticket: Ticket, facts: CompleteFacts) =>
+      store.apply(
+        { kind: 'complete', ticket, status: facts.status, cpuMs: facts.cpuMs ?? 0 },
+        clock(),
+        config,
+      )) as Limiter<S>['complete'],
+    release: ((ticket: Ticket, cpuMs = 0) =>
+      store.apply({ kind: 'release', ticket, cpuMs }, clock(), config)) as Limiter<S>['release'],
+    status: status as Limiter<S>['status'],
+  };
+}

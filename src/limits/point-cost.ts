@@ -1,0 +1,27 @@
+/** The secondary points a request costs when the endpoint table gives no cost of its own. */
+import type { LimitsConfig } from './limits-config.js';
+
+/** What decides a request's default point cost. */
+export interface PointCostFacts {
+  /** HTTP method of a REST request. */
+  readonly method?: string;
+  readonly graphql?: boolean;
+  /** A GraphQL request with a mutation. */
+  readonly mutation?: boolean;
+}
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Default point cost (seed 000, "Point costs"): GraphQL 1 without mutation, 5 with one; REST
+ * GET/HEAD/OPTIONS 1, other methods 5. An endpoint's own cost (data/permissions.yaml `cost`, the
+ * authoritative table for REST) takes precedence: pass it to the limiter as `cost`.
+ * @example
+ * import { pointCost } from 'tollgate';
+ * pointCost({ method: 'POST' }, config); // 5
+ */
+export function pointCost(facts: PointCostFacts, config: LimitsConfig): number {
+  const costs = config.costs;
+  if (facts.graphql === true) return facts.mutation === true ? costs.graphql.mutation : costs.graphql.query;
+  return READS.has((facts.method ?? 'GET').toUpperCase()) ? costs.rest.read : costs.rest.write;
+}

@@ -1,0 +1,37 @@
+/** What the limiter needs from a store: apply one event to one identity's state, atomically. */
+import type { IdentityState } from '../limits/identity-state.js';
+import type { LimitEvent } from '../limits/limit-event.js';
+import type { LimitsConfig } from '../limits/limits-config.js';
+import type { Verdict } from '../limits/verdict.js';
+
+/**
+ * A store that answers synchronously (the memory store). `apply` must behave exactly like
+ * `step(read(key), event, now, config)` followed by writing the new state back, atomically:
+ * no other event of the same identity in between.
+ * @example
+ * import { createMemoryStore, type SyncLimitsStore } from 'tollgate';
+ * const store: SyncLimitsStore = createMemoryStore();
+ */
+export interface SyncLimitsStore {
+  readonly sync: true;
+  apply(event: LimitEvent, now: number, config: LimitsConfig): Verdict;
+  /** The identity's state, or undefined when the store holds none (same as a new identity). */
+  read(key: string): IdentityState | undefined;
+}
+
+/**
+ * A store that answers asynchronously (a Redis store). Same contract as `SyncLimitsStore`; a
+ * Redis store runs `step` as one script per event (read state, transition, write, expire at
+ * `stateExpiresAt`), so every bucket of a request costs one round trip.
+ * @example
+ * import type { AsyncLimitsStore } from 'tollgate';
+ * const store: AsyncLimitsStore = createRedisStore({ client });
+ */
+export interface AsyncLimitsStore {
+  readonly sync: false;
+  apply(event: LimitEvent, now: number, config: LimitsConfig): Promise<Verdict>;
+  read(key: string): Promise<IdentityState | undefined>;
+}
+
+/** Any store the limiter can use. */
+export type LimitsStore = SyncLimitsStore | AsyncLimitsStore;
