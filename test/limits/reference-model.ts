@@ -1,0 +1,201 @@
+// A small reference model of tollgate's limits, written plainly and separately from src/limits:
+// windows as {end, count}, buckets as "available" amounts refilled lazily per bucket, in-flight as a
+// counter. The model-based tests run it beside `step` and the memory store; they must agree on
+// every verdict. Amounts are kept in point·ms (points x window ms) so both sides stay exact.
+import type { LimitRule, LimitsConfig, LimitsResource } from '../../src/limits/limits-config.js';
+
+export interface RefVerdict {
+  allowed: boolean;
+  rule: LimitRule | null;
+  used: number;
+  remaining: number;
+  /** Epoch seconds. */
+  reset: number;
+  retryAt: number | null;
+}
+
+export interface RefTicket {
+  key: string;
+  resource: LimitsResource;
+  graphql: boolean;
+  limit: number;
+  windowEnd: number;
+}
+
+class RefBucket {
+  available: number;
+  at = 0;
+  constructor(
+    readonly capacity: number,
+    readonly windowMs: number,
+  ) {
+    this.available = capacity * windowMs;
+  }
+  refill(now: number): void {
+    this.available = Math.min(
+      this.capacity * this.windowMs,
+      this.available + this.capacity * (now - this.at),
+    );
+    this.at = now;
+  }
+}
+
+class RefIdentity {
+  windows = new Map<LimitsResource, { end: number; count: number }>();
+  inFlight = 0;
+  lastEvent = 0;
+  rest: RefBucket;
+  graphql: RefBucket;
+  cpu: RefBucket;
+  graphqlCpu: RefBucket;
+  minute: RefBucket;
+  hour: RefBucket;
+  constructor(c: LimitsConfig) {
+    const s = c.secondary;
+    this.rest = new RefBucket(s.points.rest, s.points.windowMs);
+    this.graphql = new RefBucket(s.points.graphql, s.points.windowMs);
+    this.cpu = new RefBucket(s.cpu.totalMs, s.cpu.windowMs);
+    this.graphqlCpu = new RefBucket(s.cpu.graphqlMs, s.cpu.windowMs);
+    this.minute = new RefBucket(s.content.perMinute, 60_000);
+    this.hour = new RefBucket(s.content.perHour, 3_600_000);
+  }
+  buckets(): RefBucket[] {
+    return [this.rest, this.graphql, this.cpu, this.graphqlCpu, this.minute, this.hour];
+  }
+}
+
+export interface RefAdmit {
+  key: string;
+  resource: LimitsResource;
+  limit: number;
+  cost: number;
+  content: boolean;
+  graphql: boolean;
+  countsPrimary: boolean;
+}
+
+/** The reference model: all identities of one run. */
+export class ReferenceLimits {
+  private readonly ids = new Map<string, RefIdentity>();
+  constructor(private readonly c: LimitsConfig) {}
+
+  private identity(key: string): RefIdentity {
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      id = new RefIdentity(this.c);
+      this.ids.set(key, id);
+    }
+    return id;
+  }
+
+  private windowMs(resource: LimitsResource): number {
+    return resource === 'core' ? this.c.primary.windowMs : this.c.primary.resources[resource].windowMs;
+  }
+
+  /** The window of `resource` as it stands at `now` (not stored). */
+  private window(id: RefIdentity, resource: LimitsResource, now: number) {
+    const w = id.windows.get(resource);
+    if (w !== undefined && w.end > now) return { end: w.end, count: w.count, open: true };
+    return { end: Math.ceil((now + this.windowMs(resource)) / 1000) * 1000, count: 0, open: false };
+  }
+
+  admit(a: RefAdmit, now: number): { verdict: RefVerdict; ticket: RefTicket | null } {
+    const id = this.identity(a.key);
+    const w = this.window(id, a.resource, now);
+    const verdict = (
+      allowed: boolean,
+      rule: LimitRule | null,
+      used: number,
+      retryAt: number | null,
+    ): RefVerdict => ({
+      allowed,
+      rule,
+      used,
+      remaining: rule === 'primary' ? 0 : Math.max(0, a.limit - used),
+      reset: w.end / 1000,
+      retryAt,
+    });
+    if (a.countsPrimary && w.count >= a.limit)
+      return { verdict: verdict(false, 'primary', w.count, w.end), ticket: null };
+
+    for (const b of id.buckets()) b.refill(now);
+    const inFlight = now - id.lastEvent >= this.c.secondary.concurrency.leaseMs ? 0 : id.inFlight;
+    const denials: [LimitRule, number][] = [];
+    if (inFlight >= this.c.secondary.concurrency.limit) denials.push(['concurrency', now + 1000]);
+    const points = a.graphql ? id.graphql : id.rest;
+    if (points.available < a.cost * points.windowMs) {
+      const wait = Math.ceil((a.cost * points.windowMs - points.available) / points.capacity);
+      denials.push([a.graphql ? 'graphql_points' : 'rest_points', now + wait]);
+    }
+    const inDebt = (b: RefBucket) => (b.available <= 0 ? Math.floor(-b.available / b.capacity) + 1 : 0);
+    if (inDebt(id.cpu) > 0) denials.push(['cpu', now + inDebt(id.cpu)]);
+    if (a.graphql && inDebt(id.graphqlCpu) > 0) denials.push(['graphql_cpu', now + inDebt(id.graphqlCpu)]);
+    if (a.content) {
+      for (const [bucket, rule] of [
+        [id.minute, 'content_per_minute'],
+        [id.hour, 'content_per_hour'],
+      ] as const) {
+        if (bucket.available < bucket.windowMs) {
+          denials.push([rule, now + Math.ceil((bucket.windowMs - bucket.available) / bucket.capacity)]);
+        }
+      }
+    }
+    if (denials.length > 0) {
+      const retryAt = Math.max(...denials.map(([, at]) => at));
+      return { verdict: verdict(false, denials[0]![0], w.count, retryAt), ticket: null };
+    }
+    id.lastEvent = now;
+    id.inFlight = inFlight + 1;
+    points.available -= a.cost * points.windowMs;
+    if (a.content) {
+      id.minute.available -= id.minute.windowMs;
+      id.hour.available -= id.hour.windowMs;
+    }
+    let used = w.count;
+    if (a.countsPrimary) {
+      used += 1;
+      id.windows.set(a.resource, { end: w.end, count: used });
+    }
+    const ticket = {
+      key: a.key,
+      resource: a.resource,
+      graphql: a.graphql,
+      limit: a.limit,
+      windowEnd: a.countsPrimary ? w.end : 0,
+    };
+    return { verdict: verdict(true, null, used, null), ticket };
+  }
+
+  finish(ticket: RefTicket, status: number | 'release', cpuMs: number, now: number): RefVerdict {
+    const id = this.identity(ticket.key);
+    for (const b of id.buckets()) b.refill(now);
+    id.inFlight =
+      now - id.lastEvent >= this.c.secondary.concurrency.leaseMs ? 0 : Math.max(0, id.inFlight - 1);
+    id.lastEvent = now;
+    id.cpu.available -= cpuMs * id.cpu.windowMs;
+    if (ticket.graphql) id.graphqlCpu.available -= cpuMs * id.graphqlCpu.windowMs;
+    const stored = id.windows.get(ticket.resource);
+    if (
+      status === 304 &&
+      stored !== undefined &&
+      ticket.windowEnd !== 0 &&
+      stored.end === ticket.windowEnd &&
+      stored.count > 0
+    ) {
+      stored.count -= 1;
+    }
+    const w = this.window(id, ticket.resource, now);
+    return {
+      allowed: true,
+      rule: null,
+      used: w.count,
+      remaining: Math.max(0, ticket.limit - w.count),
+      reset: w.end / 1000,
+      retryAt: null,
+    };
+  }
+
+  inFlight(key: string): number {
+    return this.ids.get(key)?.inFlight ?? 0;
+  }
+}
