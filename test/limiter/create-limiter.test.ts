@@ -1,0 +1,104 @@
+// The limiter API shared by the middleware and the simulator: admit, complete, release, status.
+import { describe, expect, it } from 'vitest';
+import { createLimiter } from '../../src/limiter/create-limiter.js';
+import { defaultLimits } from '../../src/limiter/default-limits.js';
+import type { LimitEvent } from '../../src/limits/limit-event.js';
+import type { LimitsConfig } from '../../src/limits/limits-config.js';
+import type { Verdict } from '../../src/limits/verdict.js';
+import type { AsyncLimitsStore } from '../../src/stores/limits-store.js';
+import { createMemoryStore } from '../../src/stores/memory-store.js';
+import { T0 } from '../limits/support.js';
+
+/** A fake clock the test moves by hand. */
+function fakeClock(start = T0) {
+  let now = start;
+  return { now: () => now, advance: (ms: number) => void (now += ms) };
+}
+
+describe('createLimiter', () => {
+  it('answers synchronously over the memory store, with the shipped table by default', () => {
+    const clock = fakeClock();
+    const limiter = createLimiter({ clock: clock.now });
+    const identity = limiter.identify({
+      kind: 'app-installation',
+      installation: '1',
+      repositoriesCount: 50,
+      usersCount: 30,
+    });
+    const verdict = limiter.admit({ identity, method: 'GET' });
+    expect(verdict).toMatchObject({ allowed: true, limit: 7000, remaining: 6999, reset: T0 / 1000 + 3600 });
+    expect(limiter.config).toBe(defaultLimits());
+  });
+
+  it('charges 5 points to a write and 1 to a read by default, the endpoint cost when given', () => {
+    const limiter = createLimiter({ clock: fakeClock().now });
+    const identity = limiter.identify({ kind: 'classic', user: 'octocat' });
+    for (let i = 0; i < 100; i++)
+      limiter.complete(limiter.admit({ identity, method: 'POST' }).ticket!, { status: 201 });
+    for (let i = 0; i < 80; i++)
+      limiter.complete(limiter.admit({ identity, method: 'PATCH' }).ticket!, { status: 200 });
+    expect(limiter.admit({ identity, method: 'DELETE' }).rule).toBe('rest_points');
+    expect(limiter.admit({ identity, method: 'GET' }).rule).toBe('rest_points');
+    expect(limiter.admit({ identity, cost: 0 }).allowed).toBe(true);
+  });
+
+  it('uses the injected clock for windows', () => {
+    const clock = fakeClock();
+    const limiter = createLimiter({ clock: clock.now });
+    const identity = limiter.identify({ kind: 'anonymous', ip: '198.51.100.1' });
+    for (let i = 0; i < 60; i++) limiter.complete(limiter.admit({ identity }).ticket!, { status: 200 });
+    expect(limiter.admit({ identity })).toMatchObject({ allowed: false, rule: 'primary', remaining: 0 });
+    clock.advance(3_600_000);
+    expect(limiter.admit({ identity }).allowed).toBe(true);
+  });
+
+  it('refunds a 304 on complete and frees the slot on release', () => {
+    const limiter = createLimiter({ clock: fakeClock().now });
+    const identity = limiter.identify({ kind: 'classic', user: 'octocat' });
+    const first = limiter.admit({ identity });
+    expect(limiter.complete(first.ticket!, { status: 304, cpuMs: 2 })).toMatchObject({
+      used: 0,
+      remaining: 5000,
+    });
+    const second = limiter.admit({ identity });
+    limiter.release(second.ticket!);
+    expect(limiter.store.read(identity.key)).toMatchObject({ inFlight: 0, coreUsed: 1 });
+  });
+
+  it('answers GET /rate_limit without counting it', () => {
+    const limiter = createLimiter({ clock: fakeClock().now });
+    const identity = limiter.identify({ kind: 'classic', user: 'octocat' });
+    limiter.admit({ identity });
+    limiter.admit({ identity, countsPrimary: false });
+    const body = limiter.status(identity);
+    expect(body.rate).toMatchObject({ limit: 5000, used: 1, remaining: 4999 });
+    expect(body.resources.lfs).toMatchObject({ limit: 3000, used: 0 });
+  });
+
+  it('throws TOLLGATE_INVALID_OPTION for a cost no bucket can hold', () => {
+    const limiter = createLimiter({ clock: fakeClock().now });
+    const identity = limiter.identify({ kind: 'classic', user: 'octocat' });
+    expect(() => limiter.admit({ identity, cost: 901 })).toThrow(
+      expect.objectContaining({ code: 'TOLLGATE_INVALID_OPTION' }),
+    );
+    expect(() => limiter.admit({ identity, cost: 1.5 })).toThrow(
+      expect.objectContaining({ code: 'TOLLGATE_INVALID_OPTION' }),
+    );
+  });
+
+  it('works over an asynchronous store, returning promises', async () => {
+    const inner = createMemoryStore();
+    const store: AsyncLimitsStore = {
+      sync: false,
+      apply: async (event: LimitEvent, now: number, config: LimitsConfig): Promise<Verdict> =>
+        inner.apply(event, now, config),
+      read: async (key: string) => inner.read(key),
+    };
+    const limiter = createLimiter({ store, clock: fakeClock().now });
+    const identity = limiter.identify({ kind: 'workflow', repository: 'octo/app' });
+    const verdict = await limiter.admit({ identity });
+    expect(verdict).toMatchObject({ allowed: true, limit: 1000 });
+    await limiter.complete(verdict.ticket!, { status: 200 });
+    expect((await limiter.status(identity)).rate.used).toBe(1);
+  });
+});
