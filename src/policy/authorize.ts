@@ -89,7 +89,8 @@ export function createPolicy(tables: PolicyTables, options: PolicyOptions = {}):
     token: Token,
     context: ResourceContext,
   ): Outcome {
-    const isPrivate = context.visibility !== 'public';
+    // A path that names no resource (GET /rate_limit) has no visibility to hide behind.
+    const isPrivate = context.visibility !== 'public' && !entry.resourceless;
     const servesPublic = entry.public && !isPrivate;
     const what = `\`${entry.key}\``;
 
@@ -208,7 +209,7 @@ export function createPolicy(tables: PolicyTables, options: PolicyOptions = {}):
         allowed: false,
         status: 403,
         reason: 'insufficient_scope',
-        message: `${what} needs ${smallest === undefined ? 'a scope no token can hold' : `scope ${describe(smallest)}`}`,
+        message: `${what} needs ${smallest === undefined ? 'a scope no token can hold' : `scope ${missing.map(describe).join(' or ')}`}`,
         missing,
         addition: smallest === undefined ? NOTHING : { kind: 'scopes', scopes: smallest },
         certain,
@@ -232,7 +233,7 @@ export function createPolicy(tables: PolicyTables, options: PolicyOptions = {}):
       allowed: false,
       status: 403,
       reason: 'insufficient_permission',
-      message: `${what} needs ${smallest === undefined ? 'a permission no token can hold' : `permission ${describe(smallest)}`}`,
+      message: `${what} needs ${smallest === undefined ? 'a permission no token can hold' : `permission ${missing.map(describe).join(' or ')}`}`,
       missing,
       addition: smallest === undefined ? NOTHING : { kind: 'permissions', permissions: smallest },
       certain,

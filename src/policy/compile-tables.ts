@@ -230,6 +230,7 @@ export function compileTables(sources: TableSources): { tables?: PolicyTables; i
       resource: raw.resource ?? defaults.resource ?? 'core',
       countsAgainstPrimary: raw.counts_against_primary ?? true,
       pageSize: raw.page_size ?? null,
+      resourceless: params.length === 0,
       repositoryParams,
       listed: raw.listed ?? [],
       source: raw.source ?? source.file,

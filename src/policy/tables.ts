@@ -99,6 +99,8 @@ export interface EndpointEntry {
   readonly resource: LimitResource;
   readonly countsAgainstPrimary: boolean;
   readonly pageSize: { readonly default: number; readonly max: number } | null;
+  /** True when the path names no resource (no parameter), e.g. `GET /rate_limit`: visibility does not apply. */
+  readonly resourceless: boolean;
   /** The parameters naming the repository the request is about (`owner`/`repo` or the template's). */
   readonly repositoryParams: readonly [string, string] | null;
   readonly listed: readonly RawListing[];
