@@ -24,7 +24,7 @@ export function registerSchema(name: SchemaName, schema: object): void {
 function validatorFor(name: SchemaName): ValidateFunction {
   let validate = compiled.get(name);
   if (validate === undefined) {
-    ajv ??= new Ajv({ allErrors: true, strict: true, verbose: true });
+    ajv ??= new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, verbose: true });
     const builtIn: Partial<Record<SchemaName, object>> = {
       permissions: permissionsSchema,
       scopes: scopesSchema,
