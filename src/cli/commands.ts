@@ -5,4 +5,5 @@ export const commands: Record<string, () => Promise<Command>> = {
   explain: async () => (await import('./explain-command.js')).explainCommand,
   endpoints: async () => (await import('./endpoints-command.js')).endpointsCommand,
   validate: async () => (await import('./validate-command.js')).validateCommand,
+  limits: async () => (await import('./limits-command.js')).limitsCommand,
 };

@@ -40,11 +40,8 @@ const CLASSES: Readonly<Record<TokenKind, readonly [CallerClass, keyof IdentityF
  * // { key: 'installation:42', caller: 'installation', limits: { core: 7000, search: 30, graphql: 7000, lfs: 3000 } }
  */
 export function identityOf(token: LimitsCaller, config: LimitsConfig): LimitsIdentity {
-  const entry = CLASSES[token.kind];
-  if (entry === undefined) {
-    throw new TollgateError('TOLLGATE_INVALID_TOKEN', `limits: unknown token kind \`${String(token.kind)}\``);
-  }
-  const [caller, fact, prefix] = entry;
+  const caller = callerClassOf(token.kind);
+  const [, fact, prefix] = CLASSES[token.kind];
   const value = token[fact];
   if (typeof value !== 'string' || value.length === 0) {
     throw new TollgateError(
@@ -54,4 +51,17 @@ export function identityOf(token: LimitsCaller, config: LimitsConfig): LimitsIde
   }
   const id = caller === 'workflow' ? value.toLowerCase() : value;
   return { key: `${prefix}:${id}`, caller, limits: primaryLimits({ ...token, caller }, config) };
+}
+
+/**
+ * The caller class of a token kind: who its requests are counted against.
+ * @example
+ * import { callerClassOf } from 'tollgate';
+ * callerClassOf('fine-grained'); // 'user'
+ */
+export function callerClassOf(kind: TokenKind): CallerClass {
+  const entry = CLASSES[kind];
+  if (entry === undefined)
+    throw new TollgateError('TOLLGATE_INVALID_TOKEN', `limits: unknown token kind \`${String(kind)}\``);
+  return entry[0];
 }

@@ -2,7 +2,7 @@
 export { allowedVerdict, deniedVerdict, limitedResponse, rateLimitHeaders } from './answers.js';
 export { compileLimits } from './compile-limits.js';
 export { currentReset, windowEnd, windowUsed } from './fixed-window.js';
-export { identityOf, type LimitsCaller, type LimitsIdentity } from './identity.js';
+export { callerClassOf, identityOf, type LimitsCaller, type LimitsIdentity } from './identity.js';
 export { EMPTY_IDENTITY_STATE, IDENTITY_STATE_FIELDS, type IdentityState } from './identity-state.js';
 export { type InstallationFacts, installationLimit } from './installation-limit.js';
 export {
