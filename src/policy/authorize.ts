@@ -1,6 +1,7 @@
 /** The policy evaluator: one request, one token, one context in; one Decision out. Pure. */
 // Hot path: every request runs through here; `npm run bench` guards it.
 
+import { TollgateError } from '../errors.js';
 import { type PolicyOptions, type ResolvedPolicyOptions, resolvePolicyOptions } from './policy-options.js';
 import {
   missingPermissions,
@@ -24,14 +25,16 @@ import type {
   ScopeRequirement,
   Token,
 } from './types.js';
+import { TOKEN_KINDS } from './types.js';
 
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze(Object.create(null));
 const NOTHING: Addition = Object.freeze({ kind: 'none' });
 const EMPTY_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+const KINDS: ReadonlySet<string> = new Set(TOKEN_KINDS);
 
 /** An evaluator bound to its tables and options. */
 export interface Policy {
-  /** Decides one request. Never throws for any request, token or context value. */
+  /** Decides one request. Never throws for any request or context; throws TOLLGATE_INVALID_TOKEN for a value that is not a Token. */
   authorize(request: PolicyRequest, token: Token, context?: ResourceContext): Decision;
   readonly tables: PolicyTables;
   readonly options: ResolvedPolicyOptions;
@@ -240,69 +243,79 @@ export function createPolicy(tables: PolicyTables, options: PolicyOptions = {}):
     };
   }
 
-  function authorize(request: PolicyRequest, token: Token, context: ResourceContext = {}): Decision {
-    const method = typeof request.method === 'string' ? request.method.toUpperCase() : '';
-    const match = matchRoute(tables.routes, method, typeof request.path === 'string' ? request.path : '');
-    const none = {
-      endpoint: null,
-      params: NO_PARAMS,
-      requirement: { fineGrained: null, classic: null },
-      missing: [],
-      addition: NOTHING,
-      headers: EMPTY_HEADERS,
-    };
-    if (match.kind === 'bad_path')
-      return {
-        ...none,
-        allowed: false,
-        status: 400,
-        reason: 'bad_path',
-        message: `bad path: ${match.message}`,
-        certain: true,
-      };
-    if (match.kind === 'no_match') {
-      const pass = resolved.unknownEndpoint === 'pass-through';
-      return {
-        ...none,
-        allowed: pass,
-        status: pass ? 200 : 404,
-        reason: pass ? 'pass_through' : 'unknown_endpoint',
-        message: `no endpoint \`${method} ${String(request.path).split('?')[0]}\` in the table${pass ? '; passed through by configuration' : ''}`,
-        certain: false,
-      };
-    }
-    const entry = tables.endpoints[match.route]!;
-    const isPrivate = context.visibility !== 'public';
-    const classic = isPrivate ? entry.classicPrivate : entry.classic;
-    const headers = headersFor(entry, token, isPrivate);
-    const matched = {
-      endpoint: entry.key,
-      params: match.params,
-      requirement: { fineGrained: entry.fineGrained, classic: classic.requirement },
-      headers,
-    };
-    if (request.apiVersion !== undefined && !resolved.apiVersions.has(request.apiVersion))
-      return {
-        ...matched,
-        allowed: false,
-        status: 400,
-        reason: 'unsupported_api_version',
-        message: `unsupported API version \`${request.apiVersion}\`; supported: ${[...resolved.apiVersions].join(', ')}`,
-        missing: [],
-        addition: NOTHING,
-        certain: true,
-      };
-    const outcome = evaluate(entry, match.params, token, context);
+  // Decisions are built in one place so their fields keep one order (stable JSON output).
+  function decide(
+    outcome: Outcome,
+    entry: EndpointEntry | null,
+    params: Readonly<Record<string, string>>,
+    token: Token,
+    isPrivate: boolean,
+  ): Decision {
+    const classic = entry === null ? null : isPrivate ? entry.classicPrivate : entry.classic;
     return {
-      ...matched,
       allowed: outcome.allowed,
       status: outcome.status,
       reason: outcome.reason,
       message: outcome.message,
+      endpoint: entry === null ? null : entry.key,
+      params,
+      requirement: {
+        fineGrained: entry === null ? null : entry.fineGrained,
+        classic: classic === null ? null : classic.requirement,
+      },
       missing: outcome.missing ?? [],
       addition: outcome.addition ?? NOTHING,
       certain: outcome.certain ?? true,
+      headers: entry === null ? EMPTY_HEADERS : headersFor(entry, token, isPrivate),
     };
+  }
+
+  function authorize(request: PolicyRequest, token: Token, context: ResourceContext = {}): Decision {
+    if (token === null || typeof token !== 'object' || !KINDS.has(token.kind))
+      throw new TollgateError(
+        'TOLLGATE_INVALID_TOKEN',
+        `authorize: invalid token kind \`${String((token as { kind?: unknown } | null)?.kind)}\`; valid kinds: ${[...KINDS].join(', ')}`,
+      );
+    const method = typeof request.method === 'string' ? request.method.toUpperCase() : '';
+    const match = matchRoute(tables.routes, method, typeof request.path === 'string' ? request.path : '');
+    if (match.kind === 'bad_path')
+      return decide(
+        { allowed: false, status: 400, reason: 'bad_path', message: `bad path: ${match.message}` },
+        null,
+        NO_PARAMS,
+        token,
+        true,
+      );
+    if (match.kind === 'no_match') {
+      const pass = resolved.unknownEndpoint === 'pass-through';
+      const message = `no endpoint \`${method} ${String(request.path).split('?')[0]}\` in the table${pass ? '; passed through by configuration' : ''}`;
+      return decide(
+        {
+          allowed: pass,
+          status: pass ? 200 : 404,
+          reason: pass ? 'pass_through' : 'unknown_endpoint',
+          message,
+          certain: false,
+        },
+        null,
+        NO_PARAMS,
+        token,
+        true,
+      );
+    }
+    const entry = tables.endpoints[match.route]!;
+    const isPrivate = context.visibility !== 'public' && !entry.resourceless;
+    if (request.apiVersion !== undefined && !resolved.apiVersions.has(request.apiVersion)) {
+      const message = `unsupported API version \`${request.apiVersion}\`; supported: ${[...resolved.apiVersions].join(', ')}`;
+      return decide(
+        { allowed: false, status: 400, reason: 'unsupported_api_version', message },
+        entry,
+        match.params,
+        token,
+        isPrivate,
+      );
+    }
+    return decide(evaluate(entry, match.params, token, context), entry, match.params, token, isPrivate);
   }
 
   return { authorize, tables, options: resolved };

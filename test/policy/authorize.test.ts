@@ -235,4 +235,28 @@ describe('authorize: requirements', () => {
       expect.objectContaining({ code: 'TOLLGATE_INVALID_OPTION' }),
     );
   });
+
+  it('throws TOLLGATE_INVALID_TOKEN for a value that is not a token', () => {
+    expect(() =>
+      policy.authorize({ method: 'GET', path: '/notifications' }, { kind: 'robot' } as unknown as Token),
+    ).toThrow(expect.objectContaining({ code: 'TOLLGATE_INVALID_TOKEN' }));
+  });
+
+  it('keeps the decision fields in one documented order', () => {
+    expect(Object.keys(policy.authorize({ method: 'GET', path: '/notifications' }, classic('repo')))).toEqual(
+      [
+        'allowed',
+        'status',
+        'reason',
+        'message',
+        'endpoint',
+        'params',
+        'requirement',
+        'missing',
+        'addition',
+        'certain',
+        'headers',
+      ],
+    );
+  });
 });
