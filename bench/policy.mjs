@@ -1,0 +1,159 @@
+// Scenario "policy": tollgate's authorize (match + evaluate + headers) beside find-my-way's bare
+// find() and casbin's enforceSync with a keyMatch2 model of the same table, over the same mix; and
+// the table compile, timed apart from the hot path.
+import { newEnforcer, newModelFromString, StringAdapter } from 'casbin';
+import FindMyWay from 'find-my-way';
+import { alternativeSubjects, colonTemplate, measure } from './request-mix.mjs';
+
+const CASBIN_MODEL = `
+[request_definition]
+r = sub, obj, act
+
+[policy_definition]
+p = sub, obj, act
+
+[policy_effect]
+e = some(where (p.eft == allow))
+
+[matchers]
+m = r.sub == p.sub && keyMatch2(r.obj, p.obj) && r.act == p.act
+`;
+
+/** find-my-way over the endpoint table: `{param}` -> `:param`, multi-segment last params -> `*`. */
+export function buildRouter(tables, rules) {
+  const router = FindMyWay({ ignoreTrailingSlash: false });
+  const handler = () => {};
+  for (const [index, entry] of tables.endpoints.entries())
+    router.on(entry.method, colonTemplate(entry.template, rules), handler, { index, key: entry.key, entry });
+  return router;
+}
+
+/** casbin with one policy line per endpoint and per requirement alternative (subject). */
+export async function buildEnforcer(tables, rules) {
+  const lines = [];
+  for (const entry of tables.endpoints)
+    for (const subject of alternativeSubjects(entry))
+      lines.push(`p, ${subject}, ${colonTemplate(entry.template, rules)}, ${entry.method}`);
+  const enforcer = await newEnforcer(newModelFromString(CASBIN_MODEL), new StringAdapter(lines.join('\n')));
+  return { enforcer, policyLines: lines.length };
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Table compile: `compileTables(shippedSources)` and `createPolicy`, median of `runs`. */
+export function timeCompile(lib, runs = 50) {
+  const compile = [];
+  const create = [];
+  let issues = 0;
+  for (let i = 0; i < runs + 3; i++) {
+    const t0 = process.hrtime.bigint();
+    const { tables, issues: found } = lib.compileTables(lib.shippedSources);
+    const t1 = process.hrtime.bigint();
+    lib.createPolicy(tables);
+    const t2 = process.hrtime.bigint();
+    issues += found.length;
+    if (i < 3) continue; // the first runs include loading and optimising the compiler itself
+    compile.push(Number(t1 - t0) / 1e6);
+    create.push(Number(t2 - t1) / 1e6);
+  }
+  return {
+    runs,
+    medianMs: Number(median(compile).toFixed(2)),
+    minMs: Number(Math.min(...compile).toFixed(2)),
+    maxMs: Number(Math.max(...compile).toFixed(2)),
+    createPolicyMedianMs: Number(median(create).toFixed(3)),
+    issues,
+    targetMs: 30,
+  };
+}
+
+/** Same-answer check before timing: every peer finds every request's endpoint. Also a warm-up. */
+function verify({ items, policy, router, enforcer }) {
+  let policyMatched = 0;
+  let routerMatched = 0;
+  let casbinAllowed = 0;
+  for (const item of items) {
+    if (policy.authorize(item.request, item.token, item.context).endpoint === item.key) policyMatched++;
+    const found = router.find(item.method, item.bare);
+    if (found !== null && found.store.key === item.key) routerMatched++;
+    if (enforcer.enforceSync(item.subject, item.bare, item.method)) casbinAllowed++;
+  }
+  return { requests: items.length, policyMatched, routerMatched, casbinAllowed };
+}
+
+export async function runPolicyBench({ Bench, lib, tables, rules, items, time = 3000 }) {
+  const policy = lib.createPolicy(tables);
+  const router = buildRouter(tables, rules);
+  const { enforcer, policyLines } = await buildEnforcer(tables, rules);
+  const check = verify({ items, policy, router, enforcer });
+  const size = items.length;
+
+  const tasks = [
+    {
+      name: 'tollgate authorize',
+      batch: 256,
+      run(start, count) {
+        let sum = 0;
+        let k = start;
+        for (let j = 0; j < count; j++) {
+          const item = items[k];
+          const decision = policy.authorize(item.request, item.token, item.context);
+          sum += decision.status + decision.message.length;
+          if (++k === size) k = 0;
+        }
+        return sum;
+      },
+    },
+    {
+      name: 'find-my-way find',
+      batch: 256,
+      run(start, count) {
+        let sum = 0;
+        let k = start;
+        for (let j = 0; j < count; j++) {
+          const item = items[k];
+          const found = router.find(item.method, item.bare);
+          sum += found === null ? 1 : found.store.index;
+          if (++k === size) k = 0;
+        }
+        return sum;
+      },
+    },
+    {
+      name: 'casbin enforceSync',
+      batch: 8,
+      run(start, count) {
+        let sum = 0;
+        let k = start;
+        for (let j = 0; j < count; j++) {
+          const item = items[k];
+          if (enforcer.enforceSync(item.subject, item.bare, item.method)) sum++;
+          if (++k === size) k = 0;
+        }
+        return sum;
+      },
+    },
+  ];
+  const results = await measure(Bench, { time, warmupTime: 500, tasks, size });
+  const tollgate = results['tollgate authorize'].opsPerSec;
+  const ratios = {
+    'authorize / find-my-way': Number((tollgate / results['find-my-way find'].opsPerSec).toFixed(2)),
+    'authorize / casbin': Number((tollgate / results['casbin enforceSync'].opsPerSec).toFixed(1)),
+  };
+  const compile = timeCompile(lib);
+  return {
+    results,
+    ratios,
+    targets: {
+      'authorize / find-my-way': { target: '>= 1.5', met: ratios['authorize / find-my-way'] >= 1.5 },
+      'authorize / casbin': { target: '> 500', met: ratios['authorize / casbin'] > 500 },
+      'compile median ms': { target: '< 30', met: compile.medianMs < 30 },
+    },
+    compile,
+    check: { ...check, casbinPolicyLines: policyLines },
+  };
+}
