@@ -36,6 +36,8 @@ export {
 export { type RateLimitBody, type RateLimitResourceStatus, rateLimitBody } from './rate-limit-body.js';
 export { type LimitedResponse, type RetryDelayOptions, retryDelay } from './retry-delay.js';
 export { stateExpiresAt } from './state-expiry.js';
+export { packState, SLOT, STATE_WIDTH, type StateRow, unpackState } from './state-layout.js';
 export { step } from './step.js';
+export { stepInto } from './step-into.js';
 export { bucketFits, bucketWaitMs, debtWaitMs, refillSpent } from './token-bucket.js';
 export type { LimitBody, LimitReason, StepResult, Verdict } from './verdict.js';

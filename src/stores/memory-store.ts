@@ -1,23 +1,22 @@
-/** The embedded store: every identity's state in one Float64Array, bounded in size, LRU-evicted. */
+/** The embedded store: every identity's state in one Float64Array, bounded in size. */
 // Hot path: one apply per admission and per completion; bench/limits.mjs guards its speed.
 import { TollgateError } from '../errors.js';
-import { EMPTY_IDENTITY_STATE, type IdentityState } from '../limits/identity-state.js';
+import type { IdentityState } from '../limits/identity-state.js';
 import { eventKey, type LimitEvent } from '../limits/limit-event.js';
 import type { LimitsConfig } from '../limits/limits-config.js';
 import { stateExpiresAt } from '../limits/state-expiry.js';
-import { step } from '../limits/step.js';
+import { STATE_WIDTH, unpackState } from '../limits/state-layout.js';
+import { stepInto } from '../limits/step-into.js';
 import type { Verdict } from '../limits/verdict.js';
 import type { SyncLimitsStore } from './limits-store.js';
 
-/** Numbers per identity: the 16 fields of IdentityState (128 bytes). */
-const WIDTH = 16;
-/** Every this many applies, the least recently used identities are checked for expiry. */
+/** Every this many applies, a few identities at the head of the ring are checked for expiry. */
 const SWEEP_EVERY = 64;
 const SWEEP_BATCH = 4;
 
 /** Options of `createMemoryStore`. */
 export interface MemoryStoreOptions {
-  /** At most this many identities are kept; beyond it the least recently used is dropped. Default 1,000,000. */
+  /** At most this many identities are kept; beyond it one not used recently is dropped. Default 1,000,000. */
   readonly maxIdentities?: number;
 }
 
@@ -33,11 +32,12 @@ export interface MemoryStore extends SyncLimitsStore {
 }
 
 /**
- * The in-process store. State lives in one Float64Array (16 numbers per identity) indexed by a
- * Map from identity key to slot, whose insertion order is the recency order (LRU). Expired state
- * (`stateExpiresAt`) is dropped as the store is used; when `maxIdentities` live identities are
- * held, the least recently used one is dropped, which gives that caller fresh limits: size the
- * store for your callers. Synchronous, so the limiter answers without a promise.
+ * The in-process store. State lives in one Float64Array (16 numbers, 128 bytes per identity)
+ * that `stepInto` updates in place, indexed by a Map from identity key to row. Bounded memory:
+ * expired state (`stateExpiresAt`) is dropped as the store is used, and with `maxIdentities`
+ * live identities held, one not used recently is dropped (CLOCK, an LRU approximation that costs
+ * no reordering per request), which gives that caller fresh limits: size the store for your
+ * callers and watch `evictions`. Synchronous, so the limiter answers without a promise.
  * @example
  * import { createLimiter, createMemoryStore } from 'tollgate';
  * const limiter = createLimiter({ store: createMemoryStore({ maxIdentities: 100_000 }) });
@@ -50,128 +50,111 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       `memory store: \`maxIdentities\` must be a positive integer, got \`${maxIdentities}\``,
     );
   }
-  let slab = new Float64Array(Math.min(maxIdentities, 1024) * WIDTH);
-  const slots = new Map<string, number>();
+  let capacity = Math.min(maxIdentities, 1024);
+  let slab = new Float64Array(capacity * STATE_WIDTH);
+  /** CLOCK reference bits: set when a row is used, cleared when the ring passes over it. */
+  let used = new Uint8Array(capacity);
+  // Map order is the ring: the head is the next candidate for eviction or expiry.
+  const rows = new Map<string, number>();
   const free: number[] = [];
-  let nextSlot = 0;
+  const zero = new Float64Array(STATE_WIDTH);
+  const scratch = new Float64Array(STATE_WIDTH);
+  let nextRow = 0;
   let calls = 0;
   let evictions = 0;
 
-  const decode = (slot: number): IdentityState => {
-    const o = slot * WIDTH;
-    const a = slab;
-    return {
-      at: a[o]!,
-      inFlight: a[o + 1]!,
-      restPoints: a[o + 2]!,
-      graphqlPoints: a[o + 3]!,
-      cpu: a[o + 4]!,
-      graphqlCpu: a[o + 5]!,
-      contentMinute: a[o + 6]!,
-      contentHour: a[o + 7]!,
-      coreReset: a[o + 8]!,
-      coreUsed: a[o + 9]!,
-      searchReset: a[o + 10]!,
-      searchUsed: a[o + 11]!,
-      graphqlReset: a[o + 12]!,
-      graphqlUsed: a[o + 13]!,
-      lfsReset: a[o + 14]!,
-      lfsUsed: a[o + 15]!,
-    };
+  const expired = (row: number, now: number, config: LimitsConfig) =>
+    stateExpiresAt(unpackState(slab, row * STATE_WIDTH), config) <= now;
+  const drop = (key: string, row: number): void => {
+    rows.delete(key);
+    free.push(row);
   };
-  const encode = (slot: number, s: IdentityState): void => {
-    const o = slot * WIDTH;
-    const a = slab;
-    a[o] = s.at;
-    a[o + 1] = s.inFlight;
-    a[o + 2] = s.restPoints;
-    a[o + 3] = s.graphqlPoints;
-    a[o + 4] = s.cpu;
-    a[o + 5] = s.graphqlCpu;
-    a[o + 6] = s.contentMinute;
-    a[o + 7] = s.contentHour;
-    a[o + 8] = s.coreReset;
-    a[o + 9] = s.coreUsed;
-    a[o + 10] = s.searchReset;
-    a[o + 11] = s.searchUsed;
-    a[o + 12] = s.graphqlReset;
-    a[o + 13] = s.graphqlUsed;
-    a[o + 14] = s.lfsReset;
-    a[o + 15] = s.lfsUsed;
+  const rotate = (key: string, row: number): void => {
+    rows.delete(key);
+    rows.set(key, row);
   };
-  const drop = (key: string, slot: number): void => {
-    slots.delete(key);
-    free.push(slot);
+  /** Frees one row: the first at the head of the ring that is expired or not used since last passed. */
+  const evictOne = (now: number, config: LimitsConfig): void => {
+    for (const [key, row] of rows) {
+      if (used[row] === 1 && !expired(row, now, config)) {
+        used[row] = 0;
+        rotate(key, row);
+        continue;
+      }
+      if (!expired(row, now, config)) evictions++;
+      drop(key, row);
+      return;
+    }
+  };
+  const sweepHead = (now: number, config: LimitsConfig): void => {
+    let checked = 0;
+    for (const [key, row] of rows) {
+      if (checked++ >= SWEEP_BATCH) return;
+      if (expired(row, now, config)) drop(key, row);
+      else rotate(key, row);
+    }
   };
   const allocate = (): number => {
     const reused = free.pop();
     if (reused !== undefined) return reused;
-    if (nextSlot * WIDTH >= slab.length) {
-      const grown = new Float64Array(Math.min(maxIdentities, (slab.length / WIDTH) * 2) * WIDTH);
+    if (nextRow >= capacity) {
+      capacity = Math.min(maxIdentities, capacity * 2);
+      const grown = new Float64Array(capacity * STATE_WIDTH);
       grown.set(slab);
       slab = grown;
+      const grownUsed = new Uint8Array(capacity);
+      grownUsed.set(used);
+      used = grownUsed;
     }
-    return nextSlot++;
-  };
-  /** Drops expired identities from the least recently used end. */
-  const sweepOldest = (now: number, config: LimitsConfig): void => {
-    let checked = 0;
-    for (const [key, slot] of slots) {
-      if (checked++ >= SWEEP_BATCH || stateExpiresAt(decode(slot), config) > now) return;
-      drop(key, slot);
-    }
+    return nextRow++;
   };
 
   return {
     sync: true,
     get size() {
-      return slots.size;
+      return rows.size;
     },
     get evictions() {
       return evictions;
     },
     apply(event: LimitEvent, now: number, config: LimitsConfig): Verdict {
-      if (++calls % SWEEP_EVERY === 0) sweepOldest(now, config);
+      if (++calls % SWEEP_EVERY === 0) sweepHead(now, config);
       const key = eventKey(event);
-      let slot = slots.get(key);
-      const state = slot === undefined ? undefined : decode(slot);
-      const result = step(state, event, now, config);
-      // A denied admission returns the state it was given: nothing to write (all or nothing).
-      if (result.state === (state ?? EMPTY_IDENTITY_STATE)) return result.verdict;
-      if (slot === undefined) {
-        if (slots.size >= maxIdentities) {
-          const oldest = slots.entries().next().value;
-          if (oldest !== undefined) {
-            drop(oldest[0], oldest[1]);
-            if (stateExpiresAt(decode(oldest[1]), config) > now) evictions++;
-          }
-        }
-        slot = allocate();
-      } else {
-        slots.delete(key); // re-inserted below: most recently used last
+      const row = rows.get(key);
+      if (row !== undefined) {
+        used[row] = 1;
+        const offset = row * STATE_WIDTH;
+        return stepInto(slab, offset, event, now, config, slab, offset);
       }
-      encode(slot, result.state);
-      slots.set(key, slot);
-      return result.verdict;
+      const verdict = stepInto(zero, 0, event, now, config, scratch, 0);
+      // A denied first request leaves no state to keep (all or nothing).
+      if (event.kind === 'admit' && !verdict.allowed) return verdict;
+      if (rows.size >= maxIdentities) evictOne(now, config);
+      const fresh = allocate();
+      slab.set(scratch, fresh * STATE_WIDTH);
+      // A new row earns its second chance only when used again: one-off callers go first.
+      used[fresh] = 0;
+      rows.set(key, fresh);
+      return verdict;
     },
     read(key: string): IdentityState | undefined {
-      const slot = slots.get(key);
-      return slot === undefined ? undefined : decode(slot);
+      const row = rows.get(key);
+      return row === undefined ? undefined : unpackState(slab, row * STATE_WIDTH);
     },
     sweep(now: number, config: LimitsConfig): number {
       let dropped = 0;
-      for (const [key, slot] of slots) {
-        if (stateExpiresAt(decode(slot), config) <= now) {
-          drop(key, slot);
+      for (const [key, row] of rows) {
+        if (expired(row, now, config)) {
+          drop(key, row);
           dropped++;
         }
       }
       return dropped;
     },
     clear(): void {
-      slots.clear();
+      rows.clear();
       free.length = 0;
-      nextSlot = 0;
+      nextRow = 0;
     },
   };
 }

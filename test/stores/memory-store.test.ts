@@ -9,7 +9,7 @@ import { limitsStoreContract } from './limits-store.case.js';
 limitsStoreContract('memory store', () => createMemoryStore(), config);
 
 describe('memory store', () => {
-  it('keeps at most maxIdentities, dropping the least recently used', () => {
+  it('keeps at most maxIdentities, dropping one not used recently', () => {
     const store = createMemoryStore({ maxIdentities: 3 });
     for (const key of ['user:a', 'user:b', 'user:c']) store.apply(admitEvent({ key }), T0, config);
     store.apply(admitEvent({ key: 'user:a' }), T0 + 1, config); // a is now the most recent

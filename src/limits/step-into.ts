@@ -1,0 +1,198 @@
+/** The transition of the limits over a packed state row: the one implementation `step` wraps. */
+// Hot path: one call per admission and one per completion; bench/limits.mjs guards its speed.
+import { allowedVerdict, deniedVerdict } from './answers.js';
+import { currentReset, windowUsed } from './fixed-window.js';
+import type { AdmitEvent, CompleteEvent, LimitEvent, ReleaseEvent, Ticket } from './limit-event.js';
+import type { LimitRule, LimitsConfig, LimitsResource } from './limits-config.js';
+import { resourceWindowMs } from './primary-limit.js';
+import type { StateRow } from './state-layout.js';
+import { bucketFits, bucketWaitMs, debtWaitMs, refillSpent } from './token-bucket.js';
+import type { Verdict } from './verdict.js';
+
+const MINUTE = 60_000;
+const HOUR = 3_600_000;
+/** tollgate's choice (the seed is silent): a full concurrency rule asks to retry after 1 s. */
+const CONCURRENCY_RETRY_MS = 1000;
+
+/** Offset of a resource's window (reset, then used) in the row; see SLOT. */
+function windowSlot(resource: LimitsResource): number {
+  return resource === 'core' ? 8 : resource === 'search' ? 10 : resource === 'graphql' ? 12 : 14;
+}
+
+/**
+ * Applies `event` to the state in `src` at `so` and writes the next state to `dst` at `dso`,
+ * returning the verdict. The next state is written exactly when it differs: always for
+ * `complete`/`release`, only when allowed for `admit` (a denied request changes no state). `src`
+ * and `dst` may be the same row: every read happens before the first write. Prefer `step`, which
+ * takes and returns IdentityState objects; stores that keep packed rows call this directly.
+ * @example
+ * import { stepInto, STATE_WIDTH } from 'tollgate';
+ * const row = new Float64Array(STATE_WIDTH);
+ * const verdict = stepInto(row, 0, event, Date.now(), config, row, 0); // row updated in place
+ */
+export function stepInto(
+  src: ArrayLike<number>,
+  so: number,
+  event: LimitEvent,
+  now: number,
+  config: LimitsConfig,
+  dst: StateRow,
+  dso: number,
+): Verdict {
+  const at = src[so]!;
+  // Time never runs backwards for an identity (clocks of several servers): an older `now`
+  // counts as the time of the identity's last event.
+  const t = Math.max(now, at);
+  return event.kind === 'admit'
+    ? admit(src, so, event, t, config, dst, dso)
+    : finish(src, so, event, t, config, dst, dso);
+}
+
+function admit(
+  src: ArrayLike<number>,
+  so: number,
+  e: AdmitEvent,
+  t: number,
+  config: LimitsConfig,
+  dst: StateRow,
+  dso: number,
+): Verdict {
+  const sec = config.secondary;
+  const elapsed = t - src[so]!;
+  const ws = windowSlot(e.resource);
+  const storedReset = src[so + ws]!;
+  const storedUsed = src[so + ws + 1]!;
+  const reset = currentReset(storedReset, t, resourceWindowMs(e.resource, config));
+  const used = windowUsed(storedReset, storedUsed, t);
+
+  // seed 000, "Errors": primary first, so a caller out of requests learns x-ratelimit-remaining 0.
+  if (e.countsPrimary && used >= e.limit)
+    return deniedVerdict('primary', e.key, e.resource, e.limit, used, reset, reset, t, config);
+
+  // Secondary rules: the first that denies names the verdict; the latest free-up time among all
+  // that deny becomes retry-after, so a client that waits it out is not refused by another one.
+  let rule: LimitRule | null = null;
+  let retryAt = t;
+  const inFlight = elapsed >= sec.concurrency.leaseMs ? 0 : src[so + 1]!;
+  // INVARIANT: at most `concurrency.limit` (100) requests of an identity are in flight.
+  if (inFlight >= sec.concurrency.limit) {
+    rule = 'concurrency';
+    retryAt = t + CONCURRENCY_RETRY_MS;
+  }
+  const pw = sec.points.windowMs;
+  const rest = refillSpent(src[so + 2]!, sec.points.rest, elapsed);
+  const gql = refillSpent(src[so + 3]!, sec.points.graphql, elapsed);
+  const pointsCap = e.graphql ? sec.points.graphql : sec.points.rest;
+  const points = e.graphql ? gql : rest;
+  if (!bucketFits(points, e.cost, pointsCap, pw)) {
+    rule ??= e.graphql ? 'graphql_points' : 'rest_points';
+    retryAt = Math.max(retryAt, t + bucketWaitMs(points, e.cost, pointsCap, pw));
+  }
+  const cw = sec.cpu.windowMs;
+  const cpu = refillSpent(src[so + 4]!, sec.cpu.totalMs, elapsed);
+  const gqlCpu = refillSpent(src[so + 5]!, sec.cpu.graphqlMs, elapsed);
+  const cpuWait = debtWaitMs(cpu, sec.cpu.totalMs, cw);
+  if (cpuWait > 0) {
+    rule ??= 'cpu';
+    retryAt = Math.max(retryAt, t + cpuWait);
+  }
+  if (e.graphql) {
+    const gqlWait = debtWaitMs(gqlCpu, sec.cpu.graphqlMs, cw);
+    if (gqlWait > 0) {
+      rule ??= 'graphql_cpu';
+      retryAt = Math.max(retryAt, t + gqlWait);
+    }
+  }
+  const perMinute = sec.content.perMinute;
+  const perHour = sec.content.perHour;
+  const minute = refillSpent(src[so + 6]!, perMinute, elapsed);
+  const hour = refillSpent(src[so + 7]!, perHour, elapsed);
+  if (e.content) {
+    if (!bucketFits(minute, 1, perMinute, MINUTE)) {
+      rule ??= 'content_per_minute';
+      retryAt = Math.max(retryAt, t + bucketWaitMs(minute, 1, perMinute, MINUTE));
+    }
+    if (!bucketFits(hour, 1, perHour, HOUR)) {
+      rule ??= 'content_per_hour';
+      retryAt = Math.max(retryAt, t + bucketWaitMs(hour, 1, perHour, HOUR));
+    }
+  }
+  // INVARIANT: a denied request changes no state (all or nothing): return before any write.
+  if (rule !== null) return deniedVerdict(rule, e.key, e.resource, e.limit, used, reset, retryAt, t, config);
+
+  // `GET /rate_limit` neither counts nor opens a window (seed 000, "Rate limit status").
+  const counted = e.countsPrimary;
+  const newUsed = counted ? used + 1 : used;
+  if (dst !== src || dso !== so) copyRow(src, so, dst, dso);
+  dst[dso] = t;
+  dst[dso + 1] = inFlight + 1;
+  dst[dso + 2] = e.graphql ? rest : rest + e.cost * pw;
+  dst[dso + 3] = e.graphql ? gql + e.cost * pw : gql;
+  dst[dso + 4] = cpu;
+  dst[dso + 5] = gqlCpu;
+  dst[dso + 6] = e.content ? minute + MINUTE : minute;
+  dst[dso + 7] = e.content ? hour + HOUR : hour;
+  if (counted) {
+    dst[dso + ws] = reset;
+    dst[dso + ws + 1] = newUsed;
+  }
+  const ticket: Ticket = {
+    key: e.key,
+    resource: e.resource,
+    graphql: e.graphql,
+    limit: e.limit,
+    countedReset: counted ? reset : 0,
+  };
+  return allowedVerdict(e.resource, e.limit, newUsed, reset, ticket, config);
+}
+
+function finish(
+  src: ArrayLike<number>,
+  so: number,
+  e: CompleteEvent | ReleaseEvent,
+  t: number,
+  config: LimitsConfig,
+  dst: StateRow,
+  dso: number,
+): Verdict {
+  const sec = config.secondary;
+  const ticket = e.ticket;
+  const elapsed = t - src[so]!;
+  const ws = windowSlot(ticket.resource);
+  const storedReset = src[so + ws]!;
+  const storedUsed = src[so + ws + 1]!;
+  // seed 000, "Polling rules", rule 2: "a 304 does not consume rate limit": refund the count, but
+  // only in the window that counted it (a new window never counted it).
+  const refund =
+    e.kind === 'complete' &&
+    e.status === 304 &&
+    ticket.countedReset !== 0 &&
+    ticket.countedReset === storedReset &&
+    storedUsed > 0;
+  const used = refund ? storedUsed - 1 : storedUsed;
+  const inFlight = elapsed >= sec.concurrency.leaseMs || src[so + 1]! <= 0 ? 0 : src[so + 1]! - 1;
+  const cpuMs = e.cpuMs > 0 ? Math.ceil(e.cpuMs) : 0;
+  const cw = sec.cpu.windowMs;
+  const rest = refillSpent(src[so + 2]!, sec.points.rest, elapsed);
+  const gql = refillSpent(src[so + 3]!, sec.points.graphql, elapsed);
+  const cpu = refillSpent(src[so + 4]!, sec.cpu.totalMs, elapsed) + cpuMs * cw;
+  const gqlCpu = refillSpent(src[so + 5]!, sec.cpu.graphqlMs, elapsed) + (ticket.graphql ? cpuMs * cw : 0);
+  const minute = refillSpent(src[so + 6]!, sec.content.perMinute, elapsed);
+  const hour = refillSpent(src[so + 7]!, sec.content.perHour, elapsed);
+  if (dst !== src || dso !== so) copyRow(src, so, dst, dso);
+  dst[dso] = t;
+  dst[dso + 1] = inFlight;
+  dst[dso + 2] = rest;
+  dst[dso + 3] = gql;
+  dst[dso + 4] = cpu;
+  dst[dso + 5] = gqlCpu;
+  dst[dso + 6] = minute;
+  dst[dso + 7] = hour;
+  dst[dso + ws + 1] = used;
+  const reset = currentReset(storedReset, t, resourceWindowMs(ticket.resource, config));
+  return allowedVerdict(ticket.resource, ticket.limit, windowUsed(storedReset, used, t), reset, null, config);
+}
+
+function copyRow(src: ArrayLike<number>, so: number, dst: StateRow, dso: number): void {
+  for (let i = 8; i < 16; i++) dst[dso + i] = src[so + i]!;
+}
