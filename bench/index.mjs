@@ -21,16 +21,18 @@ function printTable(title, results, ratios) {
   const rows = Object.entries(results).map(([name, r]) => [
     name,
     fmt(r.opsPerSec),
-    r.nsPerOp.toFixed(1),
-    fmt(r.medianOpsPerSec),
-    `±${r.rmePercent}%`,
-    String(r.samples),
+    Number(r.nsPerOp).toFixed(1),
+    r.meanOpsPerSec === undefined ? '-' : fmt(r.meanOpsPerSec),
+    r.rmePercent === undefined ? '-' : `±${r.rmePercent}%`,
+    r.samples === undefined ? '-' : String(r.samples),
+    r.rounds === undefined ? '-' : r.rounds.map(fmt).join(' / '),
   ]);
-  const head = ['task', 'ops/s', 'ns/op', 'ops/s (median)', 'rme', 'samples'];
+  const head = ['task', 'ops/s', 'ns/op', 'ops/s (mean)', 'rme', 'samples', 'ops/s per round'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
   const line = (cells) =>
     cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   console.log(line(head));
+  // ops/s: the best of the interleaved rounds, each round's figure from its median batch time.
   for (const row of rows) console.log(line(row));
   for (const [name, value] of Object.entries(ratios ?? {})) console.log(`ratio ${name}: ${value}x`);
 }
@@ -44,7 +46,10 @@ const machine = { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown
 console.log(`tollgate bench: node ${process.version}, ${machine.cpus} x ${machine.model}`);
 if (typeof globalThis.gc !== 'function') console.log('(run with --expose-gc to collect between tasks)');
 
+// The first compile, cold (the compiler's code not yet optimised): what a process pays at startup.
+const coldStart = process.hrtime.bigint();
 const tables = lib.loadShippedTables();
+const coldCompileMs = Number((Number(process.hrtime.bigint() - coldStart) / 1e6).toFixed(2));
 const rules = lib.shippedSources.permissions.value.rules;
 const items = buildRequestMix({ tables, rules, policy: lib.createPolicy(tables) });
 const mix = describeMix(items, tables);
@@ -55,6 +60,10 @@ console.log(
     `${mix.public} public / ${mix.private} private`,
 );
 console.log(`decisions in the mix: ${JSON.stringify(mix.reasons)}`);
+console.log(
+  'ops/s below: median batch time of the best of 3 interleaved rounds (robust on a shared machine); ' +
+    'ns/op = 1e9 / ops/s; "ops/s (mean)" is the same round\'s mean; ratios use the headline ops/s.',
+);
 
 const scenarios = {};
 
@@ -63,9 +72,11 @@ if (runs('policy')) {
   scenarios.policy = policy;
   printTable('policy: authorize vs find-my-way find vs casbin enforceSync', policy.results, policy.ratios);
   const c = policy.compile;
+  c.coldMs = coldCompileMs;
   console.log(
-    `table compile (compileTables(shippedSources), ${c.runs} runs): median ${c.medianMs} ms ` +
-      `(min ${c.minMs}, max ${c.maxMs}); createPolicy median ${c.createPolicyMedianMs} ms`,
+    `table compile (compileTables(shippedSources), ${c.runs} runs after 3 warm-up): median ${c.medianMs} ms ` +
+      `(min ${c.minMs}, p90 ${c.p90Ms}, max ${c.maxMs}); first (cold) compile ${coldCompileMs} ms; ` +
+      `createPolicy median ${c.createPolicyMedianMs} ms`,
   );
   console.log(
     `same-answer check: authorize matched ${policy.check.policyMatched}/${policy.check.requests}, ` +
@@ -91,26 +102,18 @@ if (runs('limits')) {
       const tabular =
         results !== null &&
         typeof results === 'object' &&
-        Object.values(results).every(
-          (r) => typeof r?.opsPerSec === 'number' && typeof r?.nsPerOp === 'number',
-        );
+        Object.values(results).every((r) => typeof r?.opsPerSec === 'number');
       if (tabular) {
-        printTable(
-          'limits',
-          Object.fromEntries(
-            Object.entries(results).map(([k, r]) => [
-              k,
-              { medianOpsPerSec: '-', rmePercent: '-', samples: '-', ...r },
-            ]),
-          ),
-          limits.ratios,
+        const rows = Object.fromEntries(
+          Object.entries(results).map(([k, r]) => [k, { nsPerOp: 1e9 / r.opsPerSec, ...r }]),
         );
+        printTable('limits (bench/limits.mjs)', rows, limits.ratios);
         const rest = Object.fromEntries(
           Object.entries(limits).filter(([k]) => k !== 'results' && k !== 'ratios'),
         );
-        if (Object.keys(rest).length > 0) console.log(JSON.stringify(rest, null, 2));
+        if (Object.keys(rest).length > 0) console.log(JSON.stringify(rest));
       } else {
-        console.log('\n== limits ==');
+        console.log('\n== limits (bench/limits.mjs) ==');
         console.log(JSON.stringify(limits, null, 2));
       }
     } catch (error) {
