@@ -87,9 +87,10 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
 
   const admit = (request: AdmitRequest) => {
     const graphql = request.graphql === true;
-    const cost = request.cost ?? pointCost(request, config);
+    let cost = request.cost;
+    if (cost === undefined) cost = pointCost(request, config);
     // A cost above the bucket could never be admitted: that is a table mistake, not a limit.
-    if (!Number.isInteger(cost) || cost < 0 || cost > maxCost) {
+    else if (!Number.isInteger(cost) || cost < 0 || cost > maxCost) {
       throw invalid(`\`cost\` must be an integer in [0, ${maxCost}], got \`${cost}\``);
     }
     const resource = request.resource ?? 'core';

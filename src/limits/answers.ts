@@ -1,5 +1,5 @@
 /** The service's answers: rate-limit headers on every verdict, and the limited response. */
-// Hot path: builds the headers of every verdict; bench/limits.mjs guards its speed.
+// Hot path: builds every verdict; bench/limits.mjs guards its speed.
 import type { Ticket } from './limit-event.js';
 import type { LimitRule, LimitsConfig, LimitsResource } from './limits-config.js';
 import type { Verdict } from './verdict.js';
@@ -32,6 +32,60 @@ export function rateLimitHeaders(
 }
 
 /**
+ * A Verdict whose headers are built on first read: the strings cost as much as the rest of the
+ * admission, and a completion's verdict is rarely read. `toJSON` includes them.
+ */
+class LimitVerdict implements Verdict {
+  #headers: Record<string, string> | undefined;
+  readonly #resetMs: number;
+  readonly #retryAfter: string | null;
+  readonly #config: LimitsConfig;
+
+  constructor(
+    readonly allowed: boolean,
+    readonly reason: Verdict['reason'],
+    readonly rule: LimitRule | null,
+    readonly resource: LimitsResource,
+    readonly limit: number,
+    readonly used: number,
+    resetMs: number,
+    readonly retryAt: number | null,
+    readonly status: number | null,
+    readonly body: Verdict['body'],
+    readonly ticket: Ticket | null,
+    retryAfter: string | null,
+    config: LimitsConfig,
+  ) {
+    // INVARIANT: remaining is never negative; 0 on a primary denial (seed 000, "Errors").
+    this.remaining = rule === 'primary' || used >= limit ? 0 : limit - used;
+    this.reset = Math.ceil(resetMs / 1000);
+    this.#resetMs = resetMs;
+    this.#retryAfter = retryAfter;
+    this.#config = config;
+  }
+
+  readonly remaining: number;
+  readonly reset: number;
+
+  get headers(): Readonly<Record<string, string>> {
+    if (this.#headers === undefined) {
+      const answers = this.#config.answers;
+      const headers = rateLimitHeaders(this.resource, this.limit, this.used, this.#resetMs, this.#config);
+      if (this.rule === 'primary') headers[answers.headers.remaining] = '0';
+      // seed 000, "Client behaviour when limited", rule 2: retry-after accompanies secondary limits.
+      if (this.#retryAfter !== null) headers[answers.headers.retryAfter] = this.#retryAfter;
+      if (this.body !== null) headers['content-type'] = answers.contentType;
+      this.#headers = headers;
+    }
+    return this.#headers;
+  }
+
+  toJSON(): object {
+    return { ...this, headers: this.headers };
+  }
+}
+
+/**
  * The verdict of an admitted request (or of a completed one): the window's numbers and headers.
  * @example
  * import { allowedVerdict } from 'tollgate';
@@ -45,21 +99,21 @@ export function allowedVerdict(
   ticket: Ticket | null,
   config: LimitsConfig,
 ): Verdict {
-  return {
-    allowed: true,
-    reason: 'allowed',
-    rule: null,
+  return new LimitVerdict(
+    true,
+    'allowed',
+    null,
     resource,
     limit,
-    remaining: used >= limit ? 0 : limit - used,
     used,
-    reset: Math.ceil(reset / 1000),
-    retryAt: null,
-    status: null,
-    headers: rateLimitHeaders(resource, limit, used, reset, config),
-    body: null,
+    reset,
+    null,
+    null,
+    null,
     ticket,
-  };
+    null,
+    config,
+  );
 }
 
 /**
@@ -82,27 +136,24 @@ export function deniedVerdict(
 ): Verdict {
   const answers = config.answers;
   const primary = rule === 'primary';
-  const headers = rateLimitHeaders(resource, limit, used, reset, config);
-  if (primary) headers[answers.headers.remaining] = '0';
-  // seed 000, "Client behaviour when limited", rule 2: retry-after accompanies secondary limits.
-  else headers[answers.headers.retryAfter] = String(Math.max(1, Math.ceil((retryAt - now) / 1000)));
-  headers['content-type'] = answers.contentType;
   const message = answers.messages[rule].replace('{identity}', key).replace('{resource}', resource);
-  return {
-    allowed: false,
-    reason: primary ? 'primary_rate_limit' : 'secondary_rate_limit',
+  const body = { message, documentation_url: answers.documentationUrl, status: String(answers.status) };
+  const retryAfter = primary ? null : String(Math.max(1, Math.ceil((retryAt - now) / 1000)));
+  return new LimitVerdict(
+    false,
+    primary ? 'primary_rate_limit' : 'secondary_rate_limit',
     rule,
     resource,
     limit,
-    remaining: primary || used >= limit ? 0 : limit - used,
     used,
-    reset: Math.ceil(reset / 1000),
+    reset,
     retryAt,
-    status: answers.status,
-    headers,
-    body: { message, documentation_url: answers.documentationUrl, status: String(answers.status) },
-    ticket: null,
-  };
+    answers.status,
+    body,
+    null,
+    retryAfter,
+    config,
+  );
 }
 
 /**

@@ -10,7 +10,12 @@ export interface PointCostFacts {
   readonly mutation?: boolean;
 }
 
-const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+function isRead(method: string): boolean {
+  // Exact matches first: methods arrive uppercase from every HTTP stack; the rest is a fallback.
+  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return true;
+  const upper = method.toUpperCase();
+  return upper === 'GET' || upper === 'HEAD' || upper === 'OPTIONS';
+}
 
 /**
  * Default point cost (seed 000, "Point costs"): GraphQL 1 without mutation, 5 with one; REST
@@ -23,5 +28,5 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export function pointCost(facts: PointCostFacts, config: LimitsConfig): number {
   const costs = config.costs;
   if (facts.graphql === true) return facts.mutation === true ? costs.graphql.mutation : costs.graphql.query;
-  return READS.has((facts.method ?? 'GET').toUpperCase()) ? costs.rest.read : costs.rest.write;
+  return facts.method === undefined || isRead(facts.method) ? costs.rest.read : costs.rest.write;
 }
