@@ -281,6 +281,12 @@ function compareEntry(e: ExpectedEndpoint, entry: Entry | null | undefined, defa
   for (const ref of e.refs)
     check(new RegExp(`\\b${ref}\\b`).test(source), [ref], `source does not cite ${ref}`);
   for (const field of Object.keys(entry)) check(KNOWN_FIELDS.has(field), [], `unknown field \`${field}\``);
+  const implicit: Entry = { tokens_shown: true, additional: false, counts_against_primary: true };
+  for (const field of ['classic', 'tokens', 'public', 'owner_only', 'resource', ...Object.keys(implicit)]) {
+    const fallback = field in implicit ? implicit[field] : defaults[field];
+    const redundant = entry[field] !== undefined && canon(entry[field]) === canon(fallback);
+    check(!redundant, [], `\`${field}\` equals the default: omit it`);
+  }
   return out;
 }
 

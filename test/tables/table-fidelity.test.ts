@@ -72,7 +72,7 @@ describe('the fidelity comparison fails on any single change, naming the seed li
     }
   });
 
-  it('names the listing line when a listing is removed, its level flipped, its star flipped or its entries changed', () => {
+  it('names the listing line when a listing is removed or its level, star, entries or note change', () => {
     for (const f of listings) {
       const mutations: [string, typeof table][] = [
         ['removed', withListed(f, (item, items) => items.splice(items.indexOf(item), 1))],
@@ -120,6 +120,17 @@ describe('the fidelity comparison fails on any single change, naming the seed li
       const t = mutate(`${f.method} ${f.path}`, (entry) => delete entry.tokens);
       expect(refsOf(compareTable(t, expected)), `${f.ref} ${f.method} ${f.path}`).toContain(f.ref);
     }
+  });
+
+  it('reports a field written with its default value', () => {
+    const key = 'GET /orgs/{org}/migrations';
+    const found = report(
+      compareTable(
+        mutate(key, (entry) => (entry.public = false)),
+        expected,
+      ),
+    );
+    expect(found).toContain(`${key}: \`public\` equals the default: omit it`);
   });
 
   it('reports an endpoint the fixture does not list', () => {
