@@ -1,7 +1,7 @@
 // What data/permissions.yaml must say of each endpoint, derived from the seed-listing facts, and a
 // comparison of a loaded table against it that names the seed line of every mismatch.
 import { fileURLToPath } from 'node:url';
-import type { AuthFact, Level, SeedFact } from './seed-listing.js';
+import type { AuthFact, Level, SeedFact } from './seed-facts.js';
 
 export const permissionsFile = fileURLToPath(new URL('../../data/permissions.yaml', import.meta.url));
 export const ALL_KINDS = ['classic', 'oauth-app', 'fine-grained', 'app-user', 'app-installation'];

@@ -1,6 +1,6 @@
 // Reads seed 000's endpoint tables and its Authentication table into facts. Each Authentication cell
 // is read through a fixed dictionary of readings: a cell whose text is not in it fails loudly.
-import type { AuthFact, EndpointFact, PrimaryFact, SeedFact } from './seed-listing.js';
+import type { AuthFact, EndpointFact, PrimaryFact, SeedFact } from './seed-facts.js';
 
 const ALL_KINDS = 'classic,oauth-app,fine-grained,app-user,app-installation';
 /** `?` marks a kind whose acceptance the seed says is "not shown" (tollgate accepts it by default). */
