@@ -6,7 +6,7 @@ import os from 'node:os';
 import { Bench } from 'tinybench';
 import * as lib from '../dist/index.js';
 import { runPolicyBench } from './policy.mjs';
-import { buildRequestMix, describeMix, sink } from './request-mix.mjs';
+import { benchClock, buildRequestMix, describeMix, sink } from './request-mix.mjs';
 import { runStackBench } from './stack.mjs';
 
 const SCENARIOS = ['policy', 'limits', 'stack'];
@@ -60,9 +60,11 @@ console.log(
     `${mix.public} public / ${mix.private} private`,
 );
 console.log(`decisions in the mix: ${JSON.stringify(mix.reasons)}`);
+const clock = benchClock();
 console.log(
-  'ops/s below: median batch time of the best of 3 interleaved rounds (robust on a shared machine); ' +
-    'ns/op = 1e9 / ops/s; "ops/s (mean)" is the same round\'s mean; ratios use the headline ops/s.',
+  `clock: ${clock.name === 'cpu' ? 'process CPU time (process.cpuUsage; BENCH_CLOCK=wall for wall-clock)' : 'wall-clock (performance.now)'}; ` +
+    'ops/s: median batch time of the best of 3 interleaved rounds; ns/op = 1e9 / ops/s; ' +
+    '"ops/s (mean)" is the same round\'s mean; ratios use the headline ops/s.',
 );
 
 const scenarios = {};
@@ -75,7 +77,8 @@ if (runs('policy')) {
   c.coldMs = coldCompileMs;
   console.log(
     `table compile (compileTables(shippedSources), ${c.runs} runs after 3 warm-up): median ${c.medianMs} ms ` +
-      `(min ${c.minMs}, p90 ${c.p90Ms}, max ${c.maxMs}); first (cold) compile ${coldCompileMs} ms; ` +
+      `(min ${c.minMs}, p90 ${c.p90Ms}, max ${c.maxMs}; ${c.clock} clock), wall-clock median ${c.wallMedianMs} ms; ` +
+      `first (cold) compile ${coldCompileMs} ms wall; ` +
       `createPolicy median ${c.createPolicyMedianMs} ms`,
   );
   console.log(
@@ -143,7 +146,8 @@ if (runs('stack')) {
 const results = {
   date: new Date().toISOString(),
   node: process.version,
-  machine,
+  machine: { ...machine, loadAverage: os.loadavg().map((x) => Number(x.toFixed(2))) },
+  clock: clock.name,
   mix,
   scenarios,
   checksum: sink.value,

@@ -311,6 +311,24 @@ export function describeMix(items, tables) {
 
 // ---- measurement -------------------------------------------------------------------------------
 
+/**
+ * The bench's clock, in ms. Default `cpu`: this process's CPU time (`process.cpuUsage`, user +
+ * system, 1 us resolution), which a shared machine's other processes do not inflate: on a busy
+ * 2-core box wall-clock batch times swing 3-4x with the neighbours' load. `BENCH_CLOCK=wall` uses
+ * `performance.now()`. On an idle machine the two agree (the measured code is single-threaded;
+ * the CPU time also counts V8's GC and compiler threads, which only makes the figures lower).
+ */
+export function benchClock() {
+  if (process.env.BENCH_CLOCK === 'wall') return { name: 'wall', now: () => performance.now() };
+  return {
+    name: 'cpu',
+    now: () => {
+      const { user, system } = process.cpuUsage();
+      return (user + system) / 1000;
+    },
+  };
+}
+
 /** Sink for every task's results: printed at the end so nothing is dead code. */
 export const sink = { value: 0 };
 
@@ -324,10 +342,11 @@ export const sink = { value: 0 };
  * a shared machine), and a task's headline is its best round. Every round's figure is kept.
  */
 export async function measure(Bench, { time, warmupTime, tasks, size, rounds = 3 }) {
+  const now = benchClock().now;
   const cursors = tasks.map(() => 0);
   const perRound = tasks.map(() => []);
   for (let round = 0; round < rounds; round++) {
-    const bench = new Bench({ time, warmupTime, warmupIterations: 8, iterations: 16 });
+    const bench = new Bench({ time, warmupTime, warmupIterations: 8, iterations: 16, now });
     const order = tasks.map((_, i) => (i + round) % tasks.length);
     for (const i of order) {
       const task = tasks[i];

@@ -158,7 +158,7 @@ export async function runStackBench({ Bench, lib, tables, rules, items, time = 1
       },
     },
   ];
-  const results = await measure(Bench, { time, warmupTime: 500, tasks, size });
+  const results = await measure(Bench, { time, warmupTime: 300, tasks, size });
   const stack = results['find-my-way + casl + rate-limiter-flexible'].opsPerSec;
   const ratios = {
     'tollgate / stack': Number(
