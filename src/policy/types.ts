@@ -16,7 +16,15 @@ export type ScopeRequirement = readonly (readonly string[])[];
 /** HTTP methods the endpoint table uses. */
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 
-export const HTTP_METHODS: readonly HttpMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+export const HTTP_METHODS: readonly HttpMethod[] = [
+  'GET',
+  'HEAD',
+  'POST',
+  'PUT',
+  'PATCH',
+  'DELETE',
+  'OPTIONS',
+];
 
 /**
  * Token kinds of DESIGN.md section 2: `classic` (personal access token, classic), `fine-grained`
@@ -47,7 +55,12 @@ export const TOKEN_KINDS: readonly TokenKind[] = [
 /** Kinds that carry classic scopes. */
 export const SCOPED_KINDS: readonly TokenKind[] = ['classic', 'oauth-app'];
 /** Kinds that carry fine-grained permissions and a repository selection. */
-export const PERMISSION_KINDS: readonly TokenKind[] = ['fine-grained', 'app-user', 'app-installation', 'workflow'];
+export const PERMISSION_KINDS: readonly TokenKind[] = [
+  'fine-grained',
+  'app-user',
+  'app-installation',
+  'workflow',
+];
 
 /** Identity facts the limits use; the policy ignores them. */
 export interface IdentityFacts {
