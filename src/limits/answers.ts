@@ -2,7 +2,7 @@
 // Hot path: builds every verdict; bench/limits.mjs guards its speed.
 import type { Ticket } from './limit-event.js';
 import type { LimitRule, LimitsConfig, LimitsResource } from './limits-config.js';
-import type { Verdict } from './verdict.js';
+import type { LimitBody, Verdict } from './verdict.js';
 
 /**
  * The `x-ratelimit-*` headers of a primary window (seed 000, "Rate limit response headers").
@@ -116,6 +116,34 @@ export function allowedVerdict(
   );
 }
 
+function primaryBody(key: string, resource: LimitsResource, config: LimitsConfig): LimitBody {
+  const answers = config.answers;
+  const message = answers.messages.primary.replace('{identity}', key).replace('{resource}', resource);
+  return { message, documentation_url: answers.documentationUrl, status: String(answers.status) };
+}
+
+/** Secondary bodies name no caller: built once per config and rule, shared (they are frozen). */
+const secondaryBodies = new WeakMap<LimitsConfig, Map<LimitRule, LimitBody>>();
+
+function secondaryBody(rule: LimitRule, config: LimitsConfig): LimitBody {
+  let bodies = secondaryBodies.get(config);
+  if (bodies === undefined) {
+    bodies = new Map();
+    secondaryBodies.set(config, bodies);
+  }
+  let body = bodies.get(rule);
+  if (body === undefined) {
+    const answers = config.answers;
+    body = Object.freeze({
+      message: answers.messages[rule],
+      documentation_url: answers.documentationUrl,
+      status: String(answers.status),
+    });
+    bodies.set(rule, body);
+  }
+  return body;
+}
+
 /**
  * The verdict of a denied request: status 403 (or 429 per config), the JSON body, `retry-after`
  * on secondary rules, and `x-ratelimit-remaining: 0` on the primary one (seed 000, "Errors").
@@ -136,8 +164,7 @@ export function deniedVerdict(
 ): Verdict {
   const answers = config.answers;
   const primary = rule === 'primary';
-  const message = answers.messages[rule].replace('{identity}', key).replace('{resource}', resource);
-  const body = { message, documentation_url: answers.documentationUrl, status: String(answers.status) };
+  const body = primary ? primaryBody(key, resource, config) : secondaryBody(rule, config);
   const retryAfter = primary ? null : String(Math.max(1, Math.ceil((retryAt - now) / 1000)));
   return new LimitVerdict(
     false,

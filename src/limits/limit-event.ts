@@ -40,6 +40,11 @@ export interface Ticket {
   readonly limit: number;
   /** End (epoch ms) of the primary window the request was counted in; 0 when it did not count. */
   readonly countedReset: number;
+  /**
+   * Opaque to the limits: where the admitting store keeps the identity (the memory store's row),
+   * so completing skips a lookup; -1 when the store gave none. Stores must verify it.
+   */
+  readonly hint: number;
 }
 
 /**

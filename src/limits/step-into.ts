@@ -21,7 +21,7 @@ function windowSlot(resource: LimitsResource): number {
 
 /**
  * Applies `event` to the state in `src` at `so` and writes the next state to `dst` at `dso`,
- * returning the verdict. The next state is written exactly when it differs: always for
+ * returning the verdict (`hint` goes into the ticket; see Ticket). The next state is written exactly when it differs: always for
  * `complete`/`release`, only when allowed for `admit` (a denied request changes no state). `src`
  * and `dst` may be the same row: every read happens before the first write. Prefer `step`, which
  * takes and returns IdentityState objects; stores that keep packed rows call this directly.
@@ -38,13 +38,14 @@ export function stepInto(
   config: LimitsConfig,
   dst: StateRow,
   dso: number,
+  hint = -1,
 ): Verdict {
   const at = src[so]!;
   // Time never runs backwards for an identity (clocks of several servers): an older `now`
   // counts as the time of the identity's last event.
   const t = Math.max(now, at);
   return event.kind === 'admit'
-    ? admit(src, so, event, t, config, dst, dso)
+    ? admit(src, so, event, t, config, dst, dso, hint)
     : finish(src, so, event, t, config, dst, dso);
 }
 
@@ -56,6 +57,7 @@ function admit(
   config: LimitsConfig,
   dst: StateRow,
   dso: number,
+  hint: number,
 ): Verdict {
   const sec = config.secondary;
   const elapsed = t - src[so]!;
@@ -142,6 +144,7 @@ function admit(
     graphql: e.graphql,
     limit: e.limit,
     countedReset: counted ? reset : 0,
+    hint,
   };
   return allowedVerdict(e.resource, e.limit, newUsed, reset, ticket, config);
 }

@@ -10,7 +10,7 @@ import { stepInto } from '../limits/step-into.js';
 import type { Verdict } from '../limits/verdict.js';
 import type { SyncLimitsStore } from './limits-store.js';
 
-/** Every this many applies, a few identities at the head of the ring are checked for expiry. */
+/** Every this many applies, the clock hand checks a few identities for expiry. */
 const SWEEP_EVERY = 64;
 const SWEEP_BATCH = 4;
 
@@ -52,46 +52,51 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   }
   let capacity = Math.min(maxIdentities, 1024);
   let slab = new Float64Array(capacity * STATE_WIDTH);
-  /** CLOCK reference bits: set when a row is used, cleared when the ring passes over it. */
+  /** CLOCK reference bits: set when a row is used, cleared when the hand passes over it. */
   let used = new Uint8Array(capacity);
-  // Map order is the ring: the head is the next candidate for eviction or expiry.
+  /** The key of each row (undefined when free), for the hand to walk rows without touching the Map. */
+  const keys: (string | undefined)[] = [];
   const rows = new Map<string, number>();
   const free: number[] = [];
   const zero = new Float64Array(STATE_WIDTH);
   const scratch = new Float64Array(STATE_WIDTH);
   let nextRow = 0;
+  let hand = 0;
   let calls = 0;
   let evictions = 0;
 
   const expired = (row: number, now: number, config: LimitsConfig) =>
     stateExpiresAt(unpackState(slab, row * STATE_WIDTH), config) <= now;
-  const drop = (key: string, row: number): void => {
-    rows.delete(key);
+  const drop = (row: number): void => {
+    rows.delete(keys[row]!);
+    keys[row] = undefined;
     free.push(row);
   };
-  const rotate = (key: string, row: number): void => {
-    rows.delete(key);
-    rows.set(key, row);
+  /** The next occupied row under the clock hand. */
+  const advance = (): number => {
+    for (;;) {
+      hand = hand + 1 >= nextRow ? 0 : hand + 1;
+      if (keys[hand] !== undefined) return hand;
+    }
   };
-  /** Frees one row: the first at the head of the ring that is expired or not used since last passed. */
+  /** Frees one row: the first under the hand that is expired or not used since the hand last passed. */
   const evictOne = (now: number, config: LimitsConfig): void => {
-    for (const [key, row] of rows) {
-      if (used[row] === 1 && !expired(row, now, config)) {
+    for (;;) {
+      const row = advance();
+      const gone = expired(row, now, config);
+      if (used[row] === 1 && !gone) {
         used[row] = 0;
-        rotate(key, row);
         continue;
       }
-      if (!expired(row, now, config)) evictions++;
-      drop(key, row);
+      if (!gone) evictions++;
+      drop(row);
       return;
     }
   };
-  const sweepHead = (now: number, config: LimitsConfig): void => {
-    let checked = 0;
-    for (const [key, row] of rows) {
-      if (checked++ >= SWEEP_BATCH) return;
-      if (expired(row, now, config)) drop(key, row);
-      else rotate(key, row);
+  const sweepSome = (now: number, config: LimitsConfig): void => {
+    for (let i = 0; i < SWEEP_BATCH && rows.size > 0; i++) {
+      const row = advance();
+      if (expired(row, now, config)) drop(row);
     }
   };
   const allocate = (): number => {
@@ -118,13 +123,15 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       return evictions;
     },
     apply(event: LimitEvent, now: number, config: LimitsConfig): Verdict {
-      if (++calls % SWEEP_EVERY === 0) sweepHead(now, config);
+      if (++calls % SWEEP_EVERY === 0 && rows.size > 0) sweepSome(now, config);
       const key = eventKey(event);
-      const row = rows.get(key);
+      // A ticket remembers the row of its identity: checked against the key, it saves a lookup.
+      const hint = event.kind === 'admit' ? -1 : event.ticket.hint;
+      const row = hint >= 0 && keys[hint] === key ? hint : rows.get(key);
       if (row !== undefined) {
         used[row] = 1;
         const offset = row * STATE_WIDTH;
-        return stepInto(slab, offset, event, now, config, slab, offset);
+        return stepInto(slab, offset, event, now, config, slab, offset, row);
       }
       const verdict = stepInto(zero, 0, event, now, config, scratch, 0);
       // A denied first request leaves no state to keep (all or nothing).
@@ -135,6 +142,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       // A new row earns its second chance only when used again: one-off callers go first.
       used[fresh] = 0;
       rows.set(key, fresh);
+      keys[fresh] = key;
       return verdict;
     },
     read(key: string): IdentityState | undefined {
@@ -143,9 +151,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     },
     sweep(now: number, config: LimitsConfig): number {
       let dropped = 0;
-      for (const [key, row] of rows) {
+      for (const row of rows.values()) {
         if (expired(row, now, config)) {
-          drop(key, row);
+          drop(row);
           dropped++;
         }
       }
@@ -153,8 +161,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     },
     clear(): void {
       rows.clear();
+      keys.length = 0;
       free.length = 0;
       nextRow = 0;
+      hand = 0;
     },
   };
 }
