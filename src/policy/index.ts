@@ -6,6 +6,7 @@ export {
   type TableSource,
   type TableSources,
 } from './compile-tables.js';
+export { evaluateEndpoint, type Outcome } from './evaluate-endpoint.js';
 export {
   formatAcceptedPermissions,
   formatAcceptedScopes,

@@ -1,6 +1,5 @@
 /** Options of the evaluator, each a documented choice where the seeds are silent. */
 import { TollgateError } from '../errors.js';
-import type { PolicyTables } from './tables.js';
 
 /** Names of the requirement headers a decision carries. */
 export interface HeaderNames {
@@ -11,8 +10,6 @@ export interface HeaderNames {
 
 /** How `createPolicy` behaves where the specification leaves a choice. */
 export interface PolicyOptions {
-  /** Compiled tables (shipped tables plus overlays); default: the shipped tables. */
-  readonly tables?: PolicyTables;
   /** An endpoint not in the table: `deny` (404, the default: fail closed) or `pass-through`. */
   readonly unknownEndpoint?: 'deny' | 'pass-through';
   /** Accepted `X-Service-Api-Version` values; seed 000 "Versioning" shows only `2022-11-28`. */
