@@ -17,6 +17,8 @@ const MALFORMED = /%(?![0-9A-Fa-f]{2})/;
 // What no segment may hold, raw or decoded: a backslash (servers that treat it as `/` would see a
 // different path), C0 controls and DEL, and lone UTF-16 surrogates (not encodable as UTF-8).
 const FORBIDDEN = /[\\\x00-\x1f\x7f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+// A plain character class: cheap enough to scan every path once; a hit means a closer look.
+const SUSPECT = /[\\\x00-\x1f\x7f\ud800-\udfff]/;
 const CONTROL = /[\x00-\x1f\x7f]/g;
 const SURROGATE = /[\ud800-\udfff]/g;
 
@@ -70,25 +72,32 @@ export function splitPath(target: string): SplitPath {
   }
   if (path.length === 1) return { kind: 'segments', raw: [], decoded: [] };
   const raw = path.slice(1).split('/');
+  // One scan of the whole path for raw trouble, so clean segments cost a comparison or two each.
+  const suspect = SUSPECT.test(path);
   let decoded = raw;
   for (let i = 0; i < raw.length; i++) {
     const segment = raw[i]!;
     if (segment === '') {
       return bad(`empty path segment after \`/${showSegment(raw.slice(0, i).join('/'))}\``);
     }
-    let value = segment;
-    if (segment.includes('%')) {
-      if (MALFORMED.test(segment)) {
-        return bad(`path segment \`${showSegment(segment)}\` has malformed percent-encoding`);
+    if (!segment.includes('%')) {
+      if (suspect || segment === '.' || segment === '..') {
+        const problem = checkDecoded(segment, segment);
+        if (problem !== null) return problem;
       }
-      try {
-        value = decodeURIComponent(segment);
-      } catch {
-        return bad(`path segment \`${showSegment(segment)}\` is not valid UTF-8 once decoded`);
-      }
-      if (decoded === raw) decoded = raw.slice();
-      decoded[i] = value;
+      continue;
     }
+    if (MALFORMED.test(segment)) {
+      return bad(`path segment \`${showSegment(segment)}\` has malformed percent-encoding`);
+    }
+    let value: string;
+    try {
+      value = decodeURIComponent(segment);
+    } catch {
+      return bad(`path segment \`${showSegment(segment)}\` is not valid UTF-8 once decoded`);
+    }
+    if (decoded === raw) decoded = raw.slice();
+    decoded[i] = value;
     const problem = checkDecoded(segment, value);
     if (problem !== null) return problem;
   }
