@@ -16,25 +16,28 @@ const started = Date.now();
 
 const fmt = (n) => (typeof n === 'number' ? n.toLocaleString('en-US') : String(n));
 
-function printTable(title, results, ratios) {
+function printTable(title, results, ratios, ratiosMean) {
   console.log(`\n== ${title} ==`);
   const rows = Object.entries(results).map(([name, r]) => [
     name,
     fmt(r.opsPerSec),
     Number(r.nsPerOp).toFixed(1),
-    r.meanOpsPerSec === undefined ? '-' : fmt(r.meanOpsPerSec),
+    r.meanNsPerOp === undefined ? '-' : Number(r.meanNsPerOp).toFixed(1),
     r.rmePercent === undefined ? '-' : `±${r.rmePercent}%`,
     r.samples === undefined ? '-' : String(r.samples),
     r.rounds === undefined ? '-' : r.rounds.map(fmt).join(' / '),
   ]);
-  const head = ['task', 'ops/s', 'ns/op', 'ops/s (mean)', 'rme', 'samples', 'ops/s per round'];
+  const head = ['task', 'ops/s', 'ns/op (median)', 'ns/op (mean)', 'rme', 'samples', 'ops/s per round'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
   const line = (cells) =>
     cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   console.log(line(head));
   // ops/s: the best of the interleaved rounds, each round's figure from its median batch time.
   for (const row of rows) console.log(line(row));
-  for (const [name, value] of Object.entries(ratios ?? {})) console.log(`ratio ${name}: ${value}x`);
+  for (const [name, value] of Object.entries(ratios ?? {}))
+    console.log(
+      `ratio ${name}: ${value}x${ratiosMean?.[name] === undefined ? '' : ` (on means: ${ratiosMean[name]}x)`}`,
+    );
 }
 
 function printTargets(targets) {
@@ -63,8 +66,8 @@ console.log(`decisions in the mix: ${JSON.stringify(mix.reasons)}`);
 const clock = benchClock();
 console.log(
   `clock: ${clock.name === 'cpu' ? 'process CPU time (process.cpuUsage; BENCH_CLOCK=wall for wall-clock)' : 'wall-clock (performance.now)'}; ` +
-    'ops/s: median batch time of the best of 3 interleaved rounds; ns/op = 1e9 / ops/s; ' +
-    '"ops/s (mean)" is the same round\'s mean; ratios use the headline ops/s.',
+    'ops/s: from the median batch time of the best of 3 interleaved rounds (ns/op (median) = 1e9 / ops/s); ' +
+    "ns/op (mean): the same round's mean batch time per request; ratios on the headline ops/s, and on means.",
 );
 
 const scenarios = {};
@@ -72,7 +75,12 @@ const scenarios = {};
 if (runs('policy')) {
   const policy = await runPolicyBench({ Bench, lib, tables, rules, items });
   scenarios.policy = policy;
-  printTable('policy: authorize vs find-my-way find vs casbin enforceSync', policy.results, policy.ratios);
+  printTable(
+    'policy: authorize vs find-my-way find vs casbin enforceSync',
+    policy.results,
+    policy.ratios,
+    policy.ratiosMean,
+  );
   const c = policy.compile;
   c.coldMs = coldCompileMs;
   console.log(
@@ -110,7 +118,7 @@ if (runs('limits')) {
         const rows = Object.fromEntries(
           Object.entries(results).map(([k, r]) => [k, { nsPerOp: 1e9 / r.opsPerSec, ...r }]),
         );
-        printTable('limits (bench/limits.mjs)', rows, limits.ratios);
+        printTable('limits (figures as bench/limits.mjs returns them)', rows, limits.ratios);
         const rest = Object.fromEntries(
           Object.entries(limits).filter(([k]) => k !== 'results' && k !== 'ratios'),
         );
@@ -133,6 +141,7 @@ if (runs('stack')) {
     'stack: authorize + limiter admit/complete vs find-my-way + @casl/ability + rate-limiter-flexible',
     stack.results,
     stack.ratios,
+    stack.ratiosMean,
   );
   console.log(stack.note);
   console.log(

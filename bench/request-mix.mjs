@@ -383,6 +383,7 @@ export async function measure(Bench, { time, warmupTime, tasks, size, rounds = 3
       opsPerSec: best.medianOpsPerSec,
       nsPerOp: Number((1e9 / best.medianOpsPerSec).toFixed(1)),
       meanOpsPerSec: best.meanOpsPerSec,
+      meanNsPerOp: Number((1e9 / best.meanOpsPerSec).toFixed(1)),
       rmePercent: best.rmePercent,
       samples: perRound[i].reduce((n, r) => n + r.samples, 0),
       batch: task.batch,
@@ -390,4 +391,24 @@ export async function measure(Bench, { time, warmupTime, tasks, size, rounds = 3
     };
   }
   return results;
+}
+
+/** `a / b` on the headline (median-based) ops/s and on the mean-based ops/s. */
+export function ratioOf(results, a, b, digits = 2) {
+  const round = (x) => Number(x.toFixed(digits));
+  return {
+    median: round(results[a].opsPerSec / results[b].opsPerSec),
+    mean: round(results[a].meanOpsPerSec / results[b].meanOpsPerSec),
+  };
+}
+
+/** Splits `{ name: { median, mean } }` into the headline ratios and the mean-based ones. */
+export function splitRatios(pairs) {
+  const ratios = {};
+  const ratiosMean = {};
+  for (const [name, r] of Object.entries(pairs)) {
+    ratios[name] = r.median;
+    ratiosMean[name] = r.mean;
+  }
+  return { ratios, ratiosMean };
 }
