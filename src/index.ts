@@ -2,8 +2,8 @@
 
 export { authorize } from './authorize-default.js';
 export { isTollgateError, TollgateError, type TollgateErrorCode } from './errors.js';
-export * from './policy/index.js';
-export * from './tables/index.js';
-export * from './limits/index.js';
 export * from './limiter/index.js';
+export * from './limits/index.js';
+export * from './policy/index.js';
 export * from './stores/index.js';
+export * from './tables/index.js';

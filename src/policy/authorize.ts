@@ -6,18 +6,7 @@ import { evaluateEndpoint, NOTHING, type Outcome } from './evaluate-endpoint.js'
 import { type PolicyOptions, type ResolvedPolicyOptions, resolvePolicyOptions } from './policy-options.js';
 import { matchRoute } from './route-tree.js';
 import type { EndpointEntry, PolicyTables } from './tables.js';
-import type {
-  Addition,
-  Decision,
-  Level,
-  PermissionToken,
-  PolicyRequest,
-  ReasonCode,
-  Requirement,
-  ResourceContext,
-  ScopeRequirement,
-  Token,
-} from './types.js';
+import type { Decision, PolicyRequest, ResourceContext, Token } from './types.js';
 import { TOKEN_KINDS } from './types.js';
 
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze(Object.create(null));
