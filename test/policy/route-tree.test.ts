@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isTollgateError } from '../../src/errors.js';
+import { buildAutomaton } from '../../src/policy/build-automaton.js';
+import { parseTemplate } from '../../src/policy/parse-template.js';
 import {
   compileRoutes,
   matchRoute,
@@ -7,6 +9,7 @@ import {
   type RouteMatch,
   templateParams,
 } from '../../src/policy/route-tree.js';
+import { createRouteTrie, insertRoute } from '../../src/policy/route-trie.js';
 
 // A realistic slice of the endpoint table: multi-segment paths and refs, an encoded-slash
 // parameter, a static route beside a two-parameter one, and `/repos/{template_owner}/...` beside
@@ -159,6 +162,24 @@ describe('matchRoute: static and parameter segments', () => {
     );
   });
 
+  it('settles a contest at the earliest position where the templates differ', () => {
+    const contest = compileRoutes([
+      { method: 'GET', template: '/{a}/x/y' },
+      { method: 'GET', template: '/x/{b}/y' },
+      { method: 'GET', template: '/x/x/{c}' },
+      { method: 'GET', template: '/x/{d}', multiSegment: 'd' },
+    ]);
+    const route = (target: string): number | string => {
+      const result = matchRoute(contest, 'GET', target);
+      return result.kind === 'matched' ? result.route : result.kind;
+    };
+    expect(route('/x/x/y')).toBe(2); // static, static beats static, param
+    expect(route('/x/q/y')).toBe(1); // static, param, static
+    expect(route('/x/q/z')).toBe(3); // only the multi-segment route is left
+    expect(route('/q/x/y')).toBe(0);
+    expect(route('/q/x/z')).toBe('no_match');
+  });
+
   it('answers no_match for too few or too many segments', () => {
     expect(match('GET', '/repos/octo')).toEqual({ kind: 'no_match' });
     expect(match('GET', '/repos/octo/app/issues/7/comments')).toEqual({ kind: 'no_match' });
@@ -238,6 +259,12 @@ describe('matchRoute: multi-segment parameters', () => {
       }),
     );
     expect(match('POST', '/repos/octo/app/git/refs/heads/main')).toEqual({ kind: 'no_match' });
+  });
+
+  it('matches a path of ten thousand segments in one pass', () => {
+    const deep = Array.from({ length: 10_000 }, (_, i) => `d${i}`).join('/');
+    const result = matchRoute(tree, 'GET', `/repos/octo/app/contents/${deep}`);
+    expect(result.kind === 'matched' && result.params.path).toBe(deep);
   });
 
   it('answers bad_path for a multi-segment value with a dot or empty segment once decoded', () => {
@@ -450,6 +477,15 @@ describe('compileRoutes', () => {
       [{ method: 'GET', template: '/a/{p}', encodedSlash: ['q'] }, 'no parameter `q`'],
     ];
     for (const [route, fragment] of cases) expectInvalidTable([route], fragment);
+  });
+
+  it('throws TOLLGATE_INVALID_TABLE past the state limit instead of building without end', () => {
+    const trie = createRouteTrie();
+    ['/a/{x}/c', '/{y}/b/d', '/a/b/{z}'].forEach((template, index) => {
+      insertRoute(trie, index, 'GET', template, parseTemplate(template));
+    });
+    expect(buildAutomaton(trie.root).stateCount).toBeGreaterThan(3);
+    expect(() => buildAutomaton(trie.root, 3)).toThrow(/more than 3 matcher states/);
   });
 
   it('compiles the realistic route set into a small automaton', () => {
