@@ -223,7 +223,8 @@ export function compileTables(sources: TableSources): { tables?: PolicyTables; i
         rules.cost?.[method] ??
         (method === 'GET' || method === 'HEAD' || method === 'OPTIONS' ? 1 : 5),
       content:
-        raw.content ?? (contentRule?.methods.includes(method) === true && contentRule.last_segments.includes(last)),
+        raw.content ??
+        (contentRule?.methods.includes(method) === true && contentRule.last_segments.includes(last)),
       resource: raw.resource ?? defaults.resource ?? 'core',
       countsAgainstPrimary: raw.counts_against_primary ?? true,
       pageSize: raw.page_size ?? null,
