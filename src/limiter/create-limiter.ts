@@ -10,10 +10,20 @@ import type { LimitsStore, SyncLimitsStore } from '../stores/limits-store.js';
 import { createMemoryStore } from '../stores/memory-store.js';
 import { defaultLimits } from './default-limits.js';
 
-/** A value, or a promise of it when the store is asynchronous. */
+/**
+ * A value, or a promise of it when the store is asynchronous.
+ * @example
+ * import { type StoreResult } from 'tollgate';
+ * type V = StoreResult<MemoryStore, Verdict>; // Verdict (a sync store answers directly)
+ */
 export type StoreResult<S extends LimitsStore, T> = S extends SyncLimitsStore ? T : Promise<T>;
 
-/** One request, as the limiter needs it. */
+/**
+ * One request, as the limiter needs it.
+ * @example
+ * import { type AdmitRequest } from 'tollgate';
+ * const request: AdmitRequest = { identity, method: 'POST', content: true };
+ */
 export interface AdmitRequest {
   /** From `limiter.identify(token)`; cache it per token. */
   readonly identity: LimitsIdentity;
@@ -30,14 +40,24 @@ export interface AdmitRequest {
   readonly countsPrimary?: boolean;
 }
 
-/** How the response went, for `complete`. */
+/**
+ * How the response went, for `complete`.
+ * @example
+ * import { type CompleteFacts } from 'tollgate';
+ * limiter.complete(ticket, { status: 304, cpuMs: 4 } satisfies CompleteFacts);
+ */
 export interface CompleteFacts {
   readonly status: number;
   /** CPU time used, in ms. Default 0. */
   readonly cpuMs?: number;
 }
 
-/** Options of `createLimiter`. */
+/**
+ * Options of `createLimiter`.
+ * @example
+ * import { type LimiterOptions } from 'tollgate';
+ * const options: LimiterOptions<MemoryStore> = { store: createMemoryStore(), clock: () => simulatedNow };
+ */
 export interface LimiterOptions<S extends LimitsStore> {
   /** Default: a new memory store. */
   readonly store?: S;
@@ -47,7 +67,12 @@ export interface LimiterOptions<S extends LimitsStore> {
   readonly config?: LimitsConfig;
 }
 
-/** The limiter. Methods answer synchronously over a synchronous store. */
+/**
+ * The limiter. Methods answer synchronously over a synchronous store.
+ * @example
+ * import { type Limiter } from 'tollgate';
+ * const limiter: Limiter<MemoryStore> = createLimiter({ store: createMemoryStore() });
+ */
 export interface Limiter<S extends LimitsStore> {
   readonly config: LimitsConfig;
   readonly store: S;

@@ -6,6 +6,9 @@
  * was spent, scaled by the rule's window in ms so every update is exact integer arithmetic
  * (see `token-bucket.ts`); 0 means a full bucket. Window fields hold the window's end (epoch ms)
  * and the requests counted in it.
+ * @example
+ * import { type IdentityState } from 'tollgate';
+ * const state: IdentityState | undefined = store.read('user:octocat'); // state?.coreUsed
  */
 export interface IdentityState {
   /** Time of the identity's last event (epoch ms); every bucket is refilled up to it. */
@@ -53,7 +56,12 @@ export const EMPTY_IDENTITY_STATE: IdentityState = Object.freeze({
   lfsUsed: 0,
 });
 
-/** Field names in a fixed order, for stores that pack the state into arrays. */
+/**
+ * Field names in a fixed order, for stores that pack the state into arrays.
+ * @example
+ * import { IDENTITY_STATE_FIELDS } from 'tollgate';
+ * IDENTITY_STATE_FIELDS[0]; // 'at'
+ */
 export const IDENTITY_STATE_FIELDS: readonly (keyof IdentityState)[] = Object.keys(
   EMPTY_IDENTITY_STATE,
 ) as (keyof IdentityState)[];

@@ -4,10 +4,20 @@ import type { IdentityFacts, TokenKind } from '../policy/types.js';
 import type { LimitsConfig } from './limits-config.js';
 import { type CallerClass, type PrimaryLimits, primaryLimits } from './primary-limit.js';
 
-/** A token as the limits see it: its kind and identity facts (see `IdentityFacts`). */
+/**
+ * A token as the limits see it: its kind and identity facts (see `IdentityFacts`).
+ * @example
+ * import { type LimitsCaller } from 'tollgate';
+ * const caller: LimitsCaller = { kind: 'workflow', repository: 'octo/app' };
+ */
 export type LimitsCaller = IdentityFacts & { readonly kind: TokenKind };
 
-/** The identity a request is counted against, with the caller's limits on every resource. */
+/**
+ * The identity a request is counted against, with the caller's limits on every resource.
+ * @example
+ * import { type LimitsIdentity } from 'tollgate';
+ * const identity: LimitsIdentity = limiter.identify({ kind: 'classic', user: 'octocat' });
+ */
 export interface LimitsIdentity {
   /** Stable store key, e.g. `user:octocat`, `ip:203.0.113.7`, `repository:octo/app`. */
   readonly key: string;

@@ -1,7 +1,12 @@
 /** The primary limit of an app installation: seed 000's scaling formula. */
 import type { InstallationLimitRule } from './limits-config.js';
 
-/** What the installation formula needs to know about an installation. */
+/**
+ * What the installation formula needs to know about an installation.
+ * @example
+ * import { type InstallationFacts } from 'tollgate';
+ * const facts: InstallationFacts = { repositoriesCount: 50, usersCount: 30 };
+ */
 export interface InstallationFacts {
   /** Repositories the installation is on. */
   readonly repositoriesCount?: number;

@@ -74,7 +74,12 @@ export interface ReleaseEvent {
   readonly cpuMs: number;
 }
 
-/** Any event of `step`. */
+/**
+ * Any event of `step`.
+ * @example
+ * import { type LimitEvent } from 'tollgate';
+ * const events: LimitEvent[] = [admitEvent, { kind: 'release', ticket, cpuMs: 0 }];
+ */
 export type LimitEvent = AdmitEvent | CompleteEvent | ReleaseEvent;
 
 /**

@@ -1,14 +1,27 @@
 /** The typed rate-limit configuration: data/limits.yaml in camelCase, with times in milliseconds. */
 
-/** The primary rate-limit resources of seed 000 ("Primary rate limits"); each has its own window. */
+/**
+ * The primary rate-limit resources of seed 000 ("Primary rate limits"); each has its own window.
+ * @example
+ * import { type LimitsResource } from 'tollgate';
+ * const resource: LimitsResource = 'search';
+ */
 export type LimitsResource = 'core' | 'search' | 'graphql' | 'lfs';
 
-/** Every resource, in the order `GET /rate_limit` lists them. */
+/**
+ * Every resource, in the order `GET /rate_limit` lists them.
+ * @example
+ * import { LIMITS_RESOURCES } from 'tollgate';
+ * LIMITS_RESOURCES; // ['core', 'search', 'graphql', 'lfs']
+ */
 export const LIMITS_RESOURCES: readonly LimitsResource[] = ['core', 'search', 'graphql', 'lfs'];
 
 /**
  * The rules a request can be denied by: the primary window of its resource, then the secondary
  * rules of seed 000 ("Secondary rate limits"), in the order `step` checks them.
+ * @example
+ * import { type LimitRule } from 'tollgate';
+ * if (verdict.rule === ('content_per_minute' satisfies LimitRule)) slowDown();
  */
 export type LimitRule =
   | 'primary'
@@ -20,7 +33,12 @@ export type LimitRule =
   | 'content_per_minute'
   | 'content_per_hour';
 
-/** Every rule, in the order `step` checks them. */
+/**
+ * Every rule, in the order `step` checks them.
+ * @example
+ * import { LIMIT_RULES } from 'tollgate';
+ * LIMIT_RULES[0]; // 'primary'
+ */
 export const LIMIT_RULES: readonly LimitRule[] = [
   'primary',
   'concurrency',
@@ -32,13 +50,23 @@ export const LIMIT_RULES: readonly LimitRule[] = [
   'content_per_hour',
 ];
 
-/** A caller class with one number, raised for enterprise-cloud callers. */
+/**
+ * A caller class with one number, raised for enterprise-cloud callers.
+ * @example
+ * import { type CallerLimit } from 'tollgate';
+ * const user: CallerLimit = config.primary.callers.user; // { limit: 5000, enterpriseCloud: 15000 }
+ */
 export interface CallerLimit {
   readonly limit: number;
   readonly enterpriseCloud: number;
 }
 
-/** The installation formula of seed 000 ("Scaling of installation limits"). */
+/**
+ * The installation formula of seed 000 ("Scaling of installation limits").
+ * @example
+ * import { type InstallationLimitRule } from 'tollgate';
+ * const rule: InstallationLimitRule = config.primary.callers.installation; // rule.ceiling === 12500
+ */
 export interface InstallationLimitRule extends CallerLimit {
   readonly repositoriesIncluded: number;
   readonly perRepository: number;
@@ -47,7 +75,12 @@ export interface InstallationLimitRule extends CallerLimit {
   readonly ceiling: number;
 }
 
-/** A non-core resource: its own numbers, or the caller's core numbers in a separate window. */
+/**
+ * A non-core resource: its own numbers, or the caller's core numbers in a separate window.
+ * @example
+ * import { type ResourceLimit } from 'tollgate';
+ * const lfs: ResourceLimit = config.primary.resources.lfs; // { windowMs: 60000, sameAsCore: false, anonymous: 300, ... }
+ */
 export type ResourceLimit =
   | { readonly windowMs: number; readonly sameAsCore: true }
   | {
@@ -58,7 +91,12 @@ export type ResourceLimit =
       readonly batchObjects?: number;
     };
 
-/** Header names of the answers (lowercase). */
+/**
+ * Header names of the answers (lowercase).
+ * @example
+ * import { type LimitsHeaderNames } from 'tollgate';
+ * const names: LimitsHeaderNames = config.answers.headers; // names.reset === 'x-ratelimit-reset'
+ */
 export interface LimitsHeaderNames {
   readonly limit: string;
   readonly remaining: string;

@@ -1,7 +1,12 @@
 /** The secondary points a request costs when the endpoint table gives no cost of its own. */
 import type { LimitsConfig } from './limits-config.js';
 
-/** What decides a request's default point cost. */
+/**
+ * What decides a request's default point cost.
+ * @example
+ * import { type PointCostFacts } from 'tollgate';
+ * const facts: PointCostFacts = { graphql: true, mutation: true }; // pointCost(facts, config) === 5
+ */
 export interface PointCostFacts {
   /** HTTP method of a REST request. */
   readonly method?: string;

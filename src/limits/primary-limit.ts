@@ -5,10 +5,18 @@ import type { LimitsConfig, LimitsResource } from './limits-config.js';
 /**
  * Who pays for a request, as the primary table of seed 000 groups callers: by IP, by user (all of
  * a user's tokens together), by installation, by OAuth app, by repository (workflow token).
+ * @example
+ * import { type CallerClass } from 'tollgate';
+ * const caller: CallerClass = callerClassOf('app-user'); // 'user'
  */
 export type CallerClass = 'anonymous' | 'user' | 'installation' | 'client-credentials' | 'workflow';
 
-/** The facts of a caller that the primary limits depend on. */
+/**
+ * The facts of a caller that the primary limits depend on.
+ * @example
+ * import { type CallerFacts } from 'tollgate';
+ * const facts: CallerFacts = { caller: 'installation', repositoriesCount: 50, usersCount: 30 };
+ */
 export interface CallerFacts {
   readonly caller: CallerClass;
   readonly enterpriseCloud?: boolean;
@@ -16,7 +24,12 @@ export interface CallerFacts {
   readonly usersCount?: number;
 }
 
-/** Requests per window of each resource for one caller. */
+/**
+ * Requests per window of each resource for one caller.
+ * @example
+ * import { type PrimaryLimits } from 'tollgate';
+ * const limits: PrimaryLimits = primaryLimits({ caller: 'anonymous' }, config); // limits.core === 60
+ */
 export type PrimaryLimits = Readonly<Record<LimitsResource, number>>;
 
 function coreLimit(facts: CallerFacts, config: LimitsConfig): number {

@@ -4,7 +4,12 @@ import type { IdentityState } from './identity-state.js';
 import { LIMITS_RESOURCES, type LimitsConfig, type LimitsResource } from './limits-config.js';
 import { type PrimaryLimits, resourceWindowMs } from './primary-limit.js';
 
-/** One resource in the `GET /rate_limit` body. */
+/**
+ * One resource in the `GET /rate_limit` body.
+ * @example
+ * import { type RateLimitResourceStatus } from 'tollgate';
+ * const core: RateLimitResourceStatus = limiter.status(identity).resources.core;
+ */
 export interface RateLimitResourceStatus {
   readonly limit: number;
   readonly remaining: number;
@@ -14,7 +19,12 @@ export interface RateLimitResourceStatus {
   readonly resource: LimitsResource;
 }
 
-/** The `GET /rate_limit` body: `resources` per resource, and `rate` (core) for older clients. */
+/**
+ * The `GET /rate_limit` body: `resources` per resource, and `rate` (core) for older clients.
+ * @example
+ * import { type RateLimitBody } from 'tollgate';
+ * const body: RateLimitBody = limiter.status(identity); // body.rate.remaining
+ */
 export interface RateLimitBody {
   readonly resources: Readonly<Record<LimitsResource, RateLimitResourceStatus>>;
   readonly rate: RateLimitResourceStatus;

@@ -1,6 +1,11 @@
 /** The client rules of seed 000, "Client behaviour when limited", as a pure function. */
 
-/** A response as `retryDelay` reads it: status and lowercased header names; the body if parsed. */
+/**
+ * A response as `retryDelay` reads it: status and lowercased header names; the body if parsed.
+ * @example
+ * import { type LimitedResponse } from 'tollgate';
+ * const response: LimitedResponse = { status: res.status, headers: Object.fromEntries(res.headers) };
+ */
 export interface LimitedResponse {
   readonly status: number;
   readonly headers: Readonly<Record<string, string | undefined>>;
@@ -8,7 +13,12 @@ export interface LimitedResponse {
   readonly body?: unknown;
 }
 
-/** Options of `retryDelay`; the defaults are data/limits.yaml's `client` section. */
+/**
+ * Options of `retryDelay`; the defaults are data/limits.yaml's `client` section.
+ * @example
+ * import { type RetryDelayOptions } from 'tollgate';
+ * const options: RetryDelayOptions = { now: Date.now(), maxRetries: 3 };
+ */
 export interface RetryDelayOptions {
   /** The current time, epoch ms (the reset header is absolute). */
   readonly now: number;

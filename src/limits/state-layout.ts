@@ -1,10 +1,20 @@
 /** IdentityState as 16 numbers in a row: the layout the hot path and the memory store share. */
 import type { IdentityState } from './identity-state.js';
 
-/** Numbers per identity. */
+/**
+ * Numbers per identity.
+ * @example
+ * import { STATE_WIDTH } from 'tollgate';
+ * const row = new Float64Array(STATE_WIDTH); // 16 numbers
+ */
 export const STATE_WIDTH = 16;
 
-/** Position of each IdentityState field in the packed row (the order of IDENTITY_STATE_FIELDS). */
+/**
+ * Position of each IdentityState field in the packed row (the order of IDENTITY_STATE_FIELDS).
+ * @example
+ * import { SLOT } from 'tollgate';
+ * row[SLOT.coreUsed]; // requests counted in the core window
+ */
 export const SLOT = {
   at: 0,
   inFlight: 1,
@@ -24,7 +34,12 @@ export const SLOT = {
   lfsUsed: 15,
 } as const;
 
-/** Writable rows: a Float64Array slab, or a plain array. */
+/**
+ * Writable rows: a Float64Array slab, or a plain array.
+ * @example
+ * import { type StateRow } from 'tollgate';
+ * const row: StateRow = new Float64Array(STATE_WIDTH);
+ */
 export type StateRow = { [index: number]: number };
 
 /**

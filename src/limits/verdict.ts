@@ -4,7 +4,12 @@ import type { IdentityState } from './identity-state.js';
 import type { Ticket } from './limit-event.js';
 import type { LimitRule, LimitsResource } from './limits-config.js';
 
-/** Stable reason codes of a Verdict. */
+/**
+ * Stable reason codes of a Verdict.
+ * @example
+ * import { type LimitReason } from 'tollgate';
+ * const reason: LimitReason = verdict.reason; // 'allowed' | 'primary_rate_limit' | 'secondary_rate_limit'
+ */
 export type LimitReason = 'allowed' | 'primary_rate_limit' | 'secondary_rate_limit';
 
 /**
@@ -51,6 +56,9 @@ export interface Verdict {
 /**
  * Result of `step`: the identity's next state and the verdict. A denied admission returns the very
  * state object it was given (a denied request charges nothing).
+ * @example
+ * import { type StepResult } from 'tollgate';
+ * const { state, verdict }: StepResult = step(undefined, event, now, config);
  */
 export interface StepResult {
   readonly state: IdentityState;

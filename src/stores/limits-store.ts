@@ -33,5 +33,10 @@ export interface AsyncLimitsStore {
   read(key: string): Promise<IdentityState | undefined>;
 }
 
-/** Any store the limiter can use. */
+/**
+ * Any store the limiter can use.
+ * @example
+ * import { type LimitsStore } from 'tollgate';
+ * function useStore(store: LimitsStore) { return createLimiter({ store }); }
+ */
 export type LimitsStore = SyncLimitsStore | AsyncLimitsStore;

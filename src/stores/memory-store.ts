@@ -14,13 +14,23 @@ import type { SyncLimitsStore } from './limits-store.js';
 const SWEEP_EVERY = 64;
 const SWEEP_BATCH = 4;
 
-/** Options of `createMemoryStore`. */
+/**
+ * Options of `createMemoryStore`.
+ * @example
+ * import { type MemoryStoreOptions } from 'tollgate';
+ * const options: MemoryStoreOptions = { maxIdentities: 100_000 };
+ */
 export interface MemoryStoreOptions {
   /** At most this many identities are kept; beyond it one not used recently is dropped. Default 1,000,000. */
   readonly maxIdentities?: number;
 }
 
-/** The memory store, with its housekeeping. */
+/**
+ * The memory store, with its housekeeping.
+ * @example
+ * import { type MemoryStore } from 'tollgate';
+ * const store: MemoryStore = createMemoryStore(); // store.size, store.evictions
+ */
 export interface MemoryStore extends SyncLimitsStore {
   /** Identities currently held. */
   readonly size: number;

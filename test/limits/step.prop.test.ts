@@ -263,6 +263,18 @@ describe.each([
     );
   });
 
+  it('keeps every state field a non-negative integer (buckets never hold more than their capacity)', () => {
+    fc.assert(
+      fc.property(opsArb(), (ops) => {
+        for (const state of run(ops, cfg).states) {
+          for (const value of Object.values(state)) {
+            expect(Number.isSafeInteger(value) && value >= 0, JSON.stringify(state)).toBe(true);
+          }
+        }
+      }),
+    );
+  });
+
   it('a denied request changes no state', () => {
     fc.assert(
       fc.property(opsArb(), (ops) => {
