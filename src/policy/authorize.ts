@@ -77,7 +77,10 @@ export function createPolicy(tables: PolicyTables, options: PolicyOptions = {}):
         `authorize: invalid token kind \`${String((token as { kind?: unknown } | null)?.kind)}\`; valid kinds: ${[...KINDS].join(', ')}`,
       );
     const method = typeof request.method === 'string' ? request.method.toUpperCase() : '';
-    const match = matchRoute(tables.routes, method, typeof request.path === 'string' ? request.path : '');
+    const path = typeof request.path === 'string' ? request.path : '';
+    let match = matchRoute(tables.routes, method, path);
+    // HTTP: a HEAD request is answered like the GET of the same resource, without a body.
+    if (match.kind === 'no_match' && method === 'HEAD') match = matchRoute(tables.routes, 'GET', path);
     if (match.kind === 'bad_path')
       return decide(
         { allowed: false, status: 400, reason: 'bad_path', message: `bad path: ${match.message}` },

@@ -28,7 +28,14 @@ export {
   scopesMeet,
   smallestMissing,
 } from './requirement.js';
-export { compileRoutes, matchRoute, type RouteInput, type RouteMatch, type RouteTree } from './route-tree.js';
+export {
+  compileRoutes,
+  matchRoute,
+  type RouteInput,
+  type RouteMatch,
+  type RouteTree,
+  templateParams,
+} from './route-tree.js';
 export { closeScopes, heldScopes } from './scope-closure.js';
 export type * from './tables.js';
 export * from './types.js';

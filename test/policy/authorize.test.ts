@@ -259,4 +259,15 @@ describe('authorize: requirements', () => {
       ],
     );
   });
+
+  it('answers a HEAD request like the GET of the same resource', () => {
+    const decision = policy.authorize(
+      { method: 'HEAD', path: '/repos/a/b/issues/events/1' },
+      fineGrained({ issues: 'read' }),
+    );
+    expect(decision).toMatchObject({
+      allowed: true,
+      endpoint: 'GET /repos/{owner}/{repo}/issues/events/{event_id}',
+    });
+  });
 });
