@@ -11,6 +11,8 @@ import { parseSourceDocument } from '../tables/yaml-document.js';
 import { parseCommandArgs } from './args.js';
 import { type Command, EXIT, UsageError } from './io.js';
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 /** What kind of file a document is, from its top-level keys. */
 function detectKind(value: unknown): SchemaName | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
@@ -63,7 +65,7 @@ function validateFile(file: string): { issues: Issue[]; summary: string } {
   );
   return {
     issues: compiled.issues,
-    summary: `${isFullTable ? 'permissions table' : 'overlay'}, ${Object.keys(loaded.value.endpoints).length} endpoints`,
+    summary: `${isFullTable ? 'permissions table' : 'overlay'}, ${plural(Object.keys(loaded.value.endpoints).length, 'endpoint')}`,
   };
 }
 

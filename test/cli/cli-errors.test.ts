@@ -165,7 +165,7 @@ describe('tollgate validate', () => {
   it('accepts a good overlay and reports it', async () => {
     const result = await run('validate', 'examples/overlay-public-contents.yaml');
     expect(result).toMatchObject({ code: 0, stderr: '' });
-    expect(result.stdout).toContain('ok (overlay, 1 endpoints)');
+    expect(result.stdout).toContain('ok (overlay, 1 endpoint)');
   });
 
   it('says what it cannot recognise', async () => {
