@@ -88,6 +88,20 @@ export interface Limiter<S extends LimitsStore> {
   status(identity: LimitsIdentity): StoreResult<S, RateLimitBody>;
 }
 
+/**
+ * Where the store last kept an identity, cached on the identities `identify` returns (a
+ * non-enumerable symbol property: invisible to JSON and equality). Stores verify hints, so a stale
+ * one only costs the lookup it was meant to save.
+ */
+const ROW_HINT = Symbol('tollgate.rowHint');
+type HintedIdentity = LimitsIdentity & { [ROW_HINT]?: number };
+
+function remember(identity: HintedIdentity, hint: number, verdict: Verdict): Verdict {
+  const ticket = verdict.ticket;
+  if (ticket !== null && ticket.hint !== hint) identity[ROW_HINT] = ticket.hint;
+  return verdict;
+}
+
 function invalid(message: string): TollgateError {
   return new TollgateError('TOLLGATE_INVALID_OPTION', `limiter: ${message}`);
 }
@@ -119,19 +133,25 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
       throw invalid(`\`cost\` must be an integer in [0, ${maxCost}], got \`${cost}\``);
     }
     const resource = request.resource ?? 'core';
-    const limit = request.identity.limits[resource];
+    const identity = request.identity as HintedIdentity;
+    const limit = identity.limits[resource];
     if (limit === undefined) throw invalid(`unknown resource \`${resource}\``);
+    const hint = identity[ROW_HINT];
     const event: AdmitEvent = {
       kind: 'admit',
-      key: request.identity.key,
+      key: identity.key,
       resource,
       limit,
       cost,
       content: request.content === true,
       graphql,
       countsPrimary: request.countsPrimary !== false,
+      hint: hint ?? -1,
     };
-    return store.apply(event, clock(), config);
+    const verdict = store.apply(event, clock(), config);
+    if (hint === undefined) return verdict;
+    if (store.sync) return remember(identity, hint, verdict as Verdict);
+    return (verdict as Promise<Verdict>).then((v) => remember(identity, hint, v));
   };
 
   const status = (identity: LimitsIdentity) => {
@@ -145,7 +165,11 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
   return {
     config,
     store,
-    identify: (token) => identityOf(token, config),
+    identify: (token) => {
+      const identity = identityOf(token, config);
+      Object.defineProperty(identity, ROW_HINT, { value: -1, writable: true, enumerable: false });
+      return identity;
+    },
     admit: admit as Limiter<S>['admit'],
     complete: ((ticket: Ticket, facts: CompleteFacts) =>
       store.apply(

@@ -37,9 +37,9 @@ export function rateLimitHeaders(
  */
 class LimitVerdict implements Verdict {
   #headers: Record<string, string> | undefined;
-  readonly #resetMs: number;
-  readonly #retryAfter: string | null;
   readonly #config: LimitsConfig;
+  declare readonly remaining: number;
+  declare readonly reset: number;
 
   constructor(
     readonly allowed: boolean,
@@ -50,30 +50,26 @@ class LimitVerdict implements Verdict {
     readonly used: number,
     resetMs: number,
     readonly retryAt: number | null,
+    readonly retryAfter: number | null,
     readonly status: number | null,
     readonly body: Verdict['body'],
     readonly ticket: Ticket | null,
-    retryAfter: string | null,
     config: LimitsConfig,
   ) {
     // INVARIANT: remaining is never negative; 0 on a primary denial (seed 000, "Errors").
     this.remaining = rule === 'primary' || used >= limit ? 0 : limit - used;
+    // Window ends are whole seconds (windowEnd), so the header loses nothing.
     this.reset = Math.ceil(resetMs / 1000);
-    this.#resetMs = resetMs;
-    this.#retryAfter = retryAfter;
     this.#config = config;
   }
-
-  readonly remaining: number;
-  readonly reset: number;
 
   get headers(): Readonly<Record<string, string>> {
     if (this.#headers === undefined) {
       const answers = this.#config.answers;
-      const headers = rateLimitHeaders(this.resource, this.limit, this.used, this.#resetMs, this.#config);
+      const headers = rateLimitHeaders(this.resource, this.limit, this.used, this.reset * 1000, this.#config);
       if (this.rule === 'primary') headers[answers.headers.remaining] = '0';
       // seed 000, "Client behaviour when limited", rule 2: retry-after accompanies secondary limits.
-      if (this.#retryAfter !== null) headers[answers.headers.retryAfter] = this.#retryAfter;
+      if (this.retryAfter !== null) headers[answers.headers.retryAfter] = String(this.retryAfter);
       if (this.body !== null) headers['content-type'] = answers.contentType;
       this.#headers = headers;
     }
@@ -110,8 +106,8 @@ export function allowedVerdict(
     null,
     null,
     null,
-    ticket,
     null,
+    ticket,
     config,
   );
 }
@@ -165,7 +161,7 @@ export function deniedVerdict(
   const answers = config.answers;
   const primary = rule === 'primary';
   const body = primary ? primaryBody(key, resource, config) : secondaryBody(rule, config);
-  const retryAfter = primary ? null : String(Math.max(1, Math.ceil((retryAt - now) / 1000)));
+  const retryAfter = primary ? null : Math.max(1, Math.ceil((retryAt - now) / 1000));
   return new LimitVerdict(
     false,
     primary ? 'primary_rate_limit' : 'secondary_rate_limit',
@@ -175,10 +171,10 @@ export function deniedVerdict(
     used,
     reset,
     retryAt,
+    retryAfter,
     answers.status,
     body,
     null,
-    retryAfter,
     config,
   );
 }

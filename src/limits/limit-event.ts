@@ -24,6 +24,8 @@ export interface AdmitEvent {
   readonly graphql: boolean;
   /** False for `GET /rate_limit`, which "does not count against the primary limit" (seed 000). */
   readonly countsPrimary: boolean;
+  /** Opaque: where the store last kept this identity (see Ticket `hint`); stores verify it. */
+  readonly hint?: number;
 }
 
 /**

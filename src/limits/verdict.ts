@@ -44,6 +44,8 @@ export interface Verdict {
   readonly reset: number;
   /** Epoch ms when every rule that denied frees up (null when allowed). */
   readonly retryAt: number | null;
+  /** Seconds to wait, as the `retry-after` header: secondary denials only, else null. */
+  readonly retryAfter: number | null;
   /** 403 or 429 when denied (per config), null when allowed: the server's own status applies. */
   readonly status: number | null;
   /** `x-ratelimit-*` always; `retry-after` on secondary limits; `content-type` with a body. */

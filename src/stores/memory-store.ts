@@ -135,8 +135,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     apply(event: LimitEvent, now: number, config: LimitsConfig): Verdict {
       if (++calls % SWEEP_EVERY === 0 && rows.size > 0) sweepSome(now, config);
       const key = eventKey(event);
-      // A ticket remembers the row of its identity: checked against the key, it saves a lookup.
-      const hint = event.kind === 'admit' ? -1 : event.ticket.hint;
+      // Tickets (and the limiter's identities) remember the row of their identity: checked against
+      // the key, the hint saves the map lookup.
+      const hint = event.kind === 'admit' ? (event.hint ?? -1) : event.ticket.hint;
       const row = hint >= 0 && keys[hint] === key ? hint : rows.get(key);
       if (row !== undefined) {
         used[row] = 1;

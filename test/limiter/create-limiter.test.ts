@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLimiter } from '../../src/limiter/create-limiter.js';
 import { defaultLimits } from '../../src/limiter/default-limits.js';
+import { identityOf } from '../../src/limits/identity.js';
 import type { LimitEvent } from '../../src/limits/limit-event.js';
 import type { LimitsConfig } from '../../src/limits/limits-config.js';
 import type { Verdict } from '../../src/limits/verdict.js';
@@ -100,5 +101,28 @@ describe('createLimiter', () => {
     expect(verdict).toMatchObject({ allowed: true, limit: 1000 });
     await limiter.complete(verdict.ticket!, { status: 200 });
     expect((await limiter.status(identity)).rate.used).toBe(1);
+  });
+  it('keeps identities plain data: equal to identityOf, same JSON', () => {
+    const limiter = createLimiter({ clock: fakeClock().now });
+    const token = { kind: 'classic' as const, user: 'octocat' };
+    const identity = limiter.identify(token);
+    limiter.admit({ identity });
+    expect(identity).toEqual(identityOf(token, limiter.config));
+    expect(JSON.stringify(identity)).toBe(JSON.stringify(identityOf(token, limiter.config)));
+  });
+
+  it('counts correctly when one identity object is shared by limiters over different stores', () => {
+    const clock = fakeClock();
+    const a = createLimiter({ clock: clock.now });
+    const b = createLimiter({ clock: clock.now });
+    const shared = a.identify({ kind: 'anonymous', ip: '192.0.2.1' });
+    for (let i = 0; i < 3; i++)
+      b.admit({ identity: a.identify({ kind: 'anonymous', ip: `192.0.2.${i + 10}` }) });
+    for (let i = 0; i < 30; i++) {
+      a.admit({ identity: shared });
+      b.admit({ identity: shared });
+    }
+    expect(a.status(shared).rate.used).toBe(30);
+    expect(b.status(shared).rate.used).toBe(30);
   });
 });
