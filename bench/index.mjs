@@ -10,7 +10,12 @@ import { benchClock, buildRequestMix, describeMix, sink } from './request-mix.mj
 import { runStackBench } from './stack.mjs';
 
 const SCENARIOS = ['policy', 'limits', 'stack'];
-const wanted = process.argv.slice(2).filter((a) => SCENARIOS.includes(a));
+const wanted = process.argv.slice(2);
+const unknown = wanted.filter((a) => !SCENARIOS.includes(a));
+if (unknown.length > 0) {
+  console.error(`bench: unknown scenario ${unknown.join(', ')}; valid: ${SCENARIOS.join(', ')}`);
+  process.exit(2);
+}
 const runs = (name) => wanted.length === 0 || wanted.includes(name);
 const started = Date.now();
 
@@ -54,7 +59,7 @@ const coldStart = process.hrtime.bigint();
 const tables = lib.loadShippedTables();
 const coldCompileMs = Number((Number(process.hrtime.bigint() - coldStart) / 1e6).toFixed(2));
 const rules = lib.shippedSources.permissions.value.rules;
-const items = buildRequestMix({ tables, rules, policy: lib.createPolicy(tables) });
+const items = buildRequestMix({ tables, policy: lib.createPolicy(tables) });
 const mix = describeMix(items, tables);
 console.log(
   `request mix: ${mix.requests} requests, ${mix.endpoints}/${mix.tableEndpoints} endpoints, ` +
