@@ -43,7 +43,9 @@ function makeTokens() {
 
 /**
  * A realistic request mix: mostly REST reads on core, some writes (content-generating), GraphQL
- * queries and mutations, search, LFS, GET /rate_limit, conditional requests answered 304.
+ * queries and mutations, search, LFS, GET /rate_limit, conditional requests answered 304. Each
+ * request has the same fields, as an adapter builds them from the endpoint table (cost, content
+ * flag, resource) and the request (method, GraphQL or not).
  */
 function makeRequests(identities, count) {
   const next = random(42);
@@ -52,18 +54,25 @@ function makeRequests(identities, count) {
     // Zipf-like popularity: a few identities make many requests.
     const identity = identities[Math.floor(IDENTITIES * next() ** 2)];
     const roll = next();
-    let admit;
-    let status = 200;
-    if (roll < 0.62) admit = { identity, method: 'GET' };
-    else if (roll < 0.7) {
-      admit = { identity, method: 'GET' };
-      status = 304;
-    } else if (roll < 0.8) admit = { identity, method: 'POST', content: true };
-    else if (roll < 0.84) admit = { identity, method: 'PATCH' };
-    else if (roll < 0.92) admit = { identity, resource: 'graphql', graphql: true, mutation: roll > 0.9 };
-    else if (roll < 0.96) admit = { identity, resource: 'search', method: 'GET' };
-    else if (roll < 0.98) admit = { identity, resource: 'lfs', method: 'POST' };
-    else admit = { identity, method: 'GET', countsPrimary: false };
+    let [resource, method, cost, content, graphql, countsPrimary, status] = [
+      'core',
+      'GET',
+      1,
+      false,
+      false,
+      true,
+      200,
+    ];
+    if (roll < 0.62) {
+      // a REST read
+    } else if (roll < 0.7) status = 304;
+    else if (roll < 0.8) [method, cost, content, status] = ['POST', 5, true, 201];
+    else if (roll < 0.84) [method, cost] = ['PATCH', 5];
+    else if (roll < 0.92) [resource, method, cost, graphql] = ['graphql', 'POST', roll > 0.9 ? 5 : 1, true];
+    else if (roll < 0.96) resource = 'search';
+    else if (roll < 0.98) [resource, method] = ['lfs', 'POST'];
+    else countsPrimary = false;
+    const admit = { identity, resource, method, cost, content, graphql, countsPrimary };
     requests.push({ admit, done: { status, cpuMs: Math.floor(next() * 40) }, key: identity.key });
   }
   return requests;
