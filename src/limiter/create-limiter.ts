@@ -123,6 +123,17 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
   const store = (options.store ?? createMemoryStore()) as S;
   const clock = options.clock ?? Date.now;
   const maxCost = Math.min(config.secondary.points.rest, config.secondary.points.graphql);
+  const scratch: { -readonly [K in keyof AdmitEvent]: AdmitEvent[K] } = {
+    kind: 'admit',
+    key: '',
+    resource: 'core',
+    limit: 0,
+    cost: 0,
+    content: false,
+    graphql: false,
+    countsPrimary: true,
+    hint: -1,
+  };
 
   const admit = (request: AdmitRequest) => {
     const graphql = request.graphql === true;
@@ -137,6 +148,20 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
     const limit = identity.limits[resource];
     if (limit === undefined) throw invalid(`unknown resource \`${resource}\``);
     const hint = identity[ROW_HINT];
+    if (store.sync) {
+      // A synchronous store is done with the event when apply returns: reuse one object.
+      const event = scratch;
+      event.key = identity.key;
+      event.resource = resource;
+      event.limit = limit;
+      event.cost = cost;
+      event.content = request.content === true;
+      event.graphql = graphql;
+      event.countsPrimary = request.countsPrimary !== false;
+      event.hint = hint ?? -1;
+      const verdict = store.apply(event, clock(), config);
+      return hint === undefined ? verdict : remember(identity, hint, verdict);
+    }
     const event: AdmitEvent = {
       kind: 'admit',
       key: identity.key,
@@ -149,9 +174,7 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
       hint: hint ?? -1,
     };
     const verdict = store.apply(event, clock(), config);
-    if (hint === undefined) return verdict;
-    if (store.sync) return remember(identity, hint, verdict as Verdict);
-    return (verdict as Promise<Verdict>).then((v) => remember(identity, hint, v));
+    return hint === undefined ? verdict : verdict.then((v) => remember(identity, hint, v));
   };
 
   const status = (identity: LimitsIdentity) => {

@@ -7,7 +7,8 @@ import type { Verdict } from '../limits/verdict.js';
 /**
  * A store that answers synchronously (the memory store). `apply` must behave exactly like
  * `step(read(key), event, now, config)` followed by writing the new state back, atomically:
- * no other event of the same identity in between.
+ * no other event of the same identity in between. The event belongs to the caller: the limiter
+ * reuses it for the next admission, so a store must not keep it once `apply` returns.
  * @example
  * import { createMemoryStore, type SyncLimitsStore } from 'tollgate';
  * const store: SyncLimitsStore = createMemoryStore();
