@@ -1,7 +1,7 @@
 /** The limiter the middleware and the simulator share: `admit` and `complete` over a store. */
 import { TollgateError } from '../errors.js';
 import { identityOf, type LimitsCaller, type LimitsIdentity } from '../limits/identity.js';
-import type { AdmitEvent, Ticket } from '../limits/limit-event.js';
+import type { AdmitEvent, CompleteEvent, Ticket } from '../limits/limit-event.js';
 import type { LimitsConfig, LimitsResource } from '../limits/limits-config.js';
 import { pointCost } from '../limits/point-cost.js';
 import { type RateLimitBody, rateLimitBody } from '../limits/rate-limit-body.js';
@@ -177,6 +177,26 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
     return hint === undefined ? verdict : verdict.then((v) => remember(identity, hint, v));
   };
 
+  const completion: { -readonly [K in keyof CompleteEvent]: CompleteEvent[K] } = {
+    kind: 'complete',
+    ticket: { key: '', resource: 'core', graphql: false, limit: 0, countedReset: 0, hint: -1 },
+    status: 0,
+    cpuMs: 0,
+  };
+  const complete = (ticket: Ticket, facts: CompleteFacts) => {
+    if (!store.sync)
+      return store.apply(
+        { kind: 'complete', ticket, status: facts.status, cpuMs: facts.cpuMs ?? 0 },
+        clock(),
+        config,
+      );
+    // As for admissions: a synchronous store is done with the event when apply returns.
+    completion.ticket = ticket;
+    completion.status = facts.status;
+    completion.cpuMs = facts.cpuMs ?? 0;
+    return store.apply(completion, clock(), config);
+  };
+
   const status = (identity: LimitsIdentity) => {
     const now = clock();
     const state = store.read(identity.key);
@@ -194,12 +214,7 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
       return identity;
     },
     admit: admit as Limiter<S>['admit'],
-    complete: ((ticket: Ticket, facts: CompleteFacts) =>
-      store.apply(
-        { kind: 'complete', ticket, status: facts.status, cpuMs: facts.cpuMs ?? 0 },
-        clock(),
-        config,
-      )) as Limiter<S>['complete'],
+    complete: complete as Limiter<S>['complete'],
     release: ((ticket: Ticket, cpuMs = 0) =>
       store.apply({ kind: 'release', ticket, cpuMs }, clock(), config)) as Limiter<S>['release'],
     status: status as Limiter<S>['status'],

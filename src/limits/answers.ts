@@ -112,10 +112,27 @@ export function allowedVerdict(
   );
 }
 
+/** The last primary body built: a caller out of requests usually keeps asking. */
+let lastPrimary: { key: string; resource: LimitsResource; config: LimitsConfig; body: LimitBody } | undefined;
+
 function primaryBody(key: string, resource: LimitsResource, config: LimitsConfig): LimitBody {
+  if (
+    lastPrimary !== undefined &&
+    lastPrimary.key === key &&
+    lastPrimary.resource === resource &&
+    lastPrimary.config === config
+  ) {
+    return lastPrimary.body;
+  }
   const answers = config.answers;
   const message = answers.messages.primary.replace('{identity}', key).replace('{resource}', resource);
-  return { message, documentation_url: answers.documentationUrl, status: String(answers.status) };
+  const body = Object.freeze({
+    message,
+    documentation_url: answers.documentationUrl,
+    status: String(answers.status),
+  });
+  lastPrimary = { key, resource, config, body };
+  return body;
 }
 
 /** Secondary bodies name no caller: built once per config and rule, shared (they are frozen). */
