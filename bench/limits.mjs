@@ -120,7 +120,7 @@ async function measureMemory(lib, count) {
  * Runs the limits bench with tinybench's `Bench` and returns named results.
  * @param {{ Bench: typeof import('tinybench').Bench, time?: number, rounds?: number, memoryIdentities?: number }} options
  */
-export async function runLimitsBench({ Bench, time = 3000, rounds = 3, memoryIdentities = 1_000_000 }) {
+export async function runLimitsBench({ Bench, time = 5000, rounds = 5, memoryIdentities = 1_000_000 }) {
   const lib = await import('../dist/index.js');
   const { RateLimiterMemory } = await import('rate-limiter-flexible');
 
