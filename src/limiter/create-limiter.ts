@@ -122,7 +122,6 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
   const config = options.config ?? defaultLimits();
   const store = (options.store ?? createMemoryStore()) as S;
   const clock = options.clock ?? Date.now;
-  const maxCost = Math.min(config.secondary.points.rest, config.secondary.points.graphql);
   const scratch: { -readonly [K in keyof AdmitEvent]: AdmitEvent[K] } = {
     kind: 'admit',
     key: '',
@@ -140,8 +139,11 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
     let cost = request.cost;
     if (cost === undefined) cost = pointCost(request, config);
     // A cost above the bucket could never be admitted: that is a table mistake, not a limit.
-    else if (!Number.isInteger(cost) || cost < 0 || cost > maxCost) {
-      throw invalid(`\`cost\` must be an integer in [0, ${maxCost}], got \`${cost}\``);
+    else {
+      const max = graphql ? config.secondary.points.graphql : config.secondary.points.rest;
+      if (!Number.isInteger(cost) || cost < 0 || cost > max) {
+        throw invalid(`\`cost\` must be an integer in [0, ${max}], got \`${cost}\``);
+      }
     }
     const resource = request.resource ?? 'core';
     const identity = request.identity as HintedIdentity;

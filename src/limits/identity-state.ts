@@ -35,7 +35,7 @@ export interface IdentityState {
  * The state of an identity never seen (or fully rested): nothing spent, nothing counted.
  * @example
  * import { EMPTY_IDENTITY_STATE, step } from 'tollgate';
- * step(EMPTY_IDENTITY_STATE, event, Date.now(), config);
+ * step(EMPTY_IDENTITY_STATE, event, now, config);
  */
 export const EMPTY_IDENTITY_STATE: IdentityState = Object.freeze({
   at: 0,

@@ -17,7 +17,7 @@ export interface LimitedResponse {
  * Options of `retryDelay`; the defaults are data/limits.yaml's `client` section.
  * @example
  * import { type RetryDelayOptions } from 'tollgate';
- * const options: RetryDelayOptions = { now: Date.now(), maxRetries: 3 };
+ * const options: RetryDelayOptions = { now: now, maxRetries: 3 };
  */
 export interface RetryDelayOptions {
   /** The current time, epoch ms (the reset header is absolute). */
@@ -56,7 +56,7 @@ function isRateLimit(response: LimitedResponse): boolean {
  *   than any of these: the largest applies.
  * @example
  * import { retryDelay } from 'tollgate';
- * retryDelay({ status: 403, headers: { 'retry-after': '30' } }, 1, { now: Date.now() }); // 30000
+ * retryDelay({ status: 403, headers: { 'retry-after': '30' } }, 1, { now: now }); // 30000
  */
 export function retryDelay(
   response: LimitedResponse,

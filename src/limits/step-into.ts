@@ -28,7 +28,7 @@ function windowSlot(resource: LimitsResource): number {
  * @example
  * import { stepInto, STATE_WIDTH } from 'tollgate';
  * const row = new Float64Array(STATE_WIDTH);
- * const verdict = stepInto(row, 0, event, Date.now(), config, row, 0); // row updated in place
+ * const verdict = stepInto(row, 0, event, now, config, row, 0); // row updated in place
  */
 export function stepInto(
   src: ArrayLike<number>,

@@ -20,7 +20,7 @@ const output = new Float64Array(STATE_WIDTH);
  * @example
  * import { step } from 'tollgate';
  * const { state, verdict } = step(undefined, { kind: 'admit', key: 'user:octocat', resource: 'core',
- *   limit: 5000, cost: 1, content: false, graphql: false, countsPrimary: true }, Date.now(), config);
+ *   limit: 5000, cost: 1, content: false, graphql: false, countsPrimary: true }, now, config);
  * verdict.headers['x-ratelimit-remaining']; // '4999'
  */
 export function step(
