@@ -1,92 +1,14 @@
 /** The limiter the middleware and the simulator share: `admit` and `complete` over a store. */
 import { TollgateError } from '../errors.js';
-import { identityOf, type LimitsCaller, type LimitsIdentity } from '../limits/identity.js';
+import { identityOf, type LimitsIdentity } from '../limits/identity.js';
 import type { AdmitEvent, CompleteEvent, Ticket } from '../limits/limit-event.js';
-import type { LimitsConfig, LimitsResource } from '../limits/limits-config.js';
 import { pointCost } from '../limits/point-cost.js';
-import { type RateLimitBody, rateLimitBody } from '../limits/rate-limit-body.js';
+import { rateLimitBody } from '../limits/rate-limit-body.js';
 import type { Verdict } from '../limits/verdict.js';
 import type { LimitsStore, SyncLimitsStore } from '../stores/limits-store.js';
 import { createMemoryStore } from '../stores/memory-store.js';
 import { defaultLimits } from './default-limits.js';
-
-/**
- * A value, or a promise of it when the store is asynchronous.
- * @example
- * import { type StoreResult } from 'tollgate';
- * type V = StoreResult<MemoryStore, Verdict>; // Verdict (a sync store answers directly)
- */
-export type StoreResult<S extends LimitsStore, T> = S extends SyncLimitsStore ? T : Promise<T>;
-
-/**
- * One request, as the limiter needs it.
- * @example
- * import { type AdmitRequest } from 'tollgate';
- * const request: AdmitRequest = { identity, method: 'POST', content: true };
- */
-export interface AdmitRequest {
-  /** From `limiter.identify(token)`; cache it per token. */
-  readonly identity: LimitsIdentity;
-  /** Default `core`. */
-  readonly resource?: LimitsResource;
-  /** Points; default from `method`/`graphql`/`mutation` (see `pointCost`). */
-  readonly cost?: number;
-  readonly method?: string;
-  readonly graphql?: boolean;
-  readonly mutation?: boolean;
-  /** Content-generating request (the endpoint table's `content`). Default false. */
-  readonly content?: boolean;
-  /** False for `GET /rate_limit`. Default true. */
-  readonly countsPrimary?: boolean;
-}
-
-/**
- * How the response went, for `complete`.
- * @example
- * import { type CompleteFacts } from 'tollgate';
- * limiter.complete(ticket, { status: 304, cpuMs: 4 } satisfies CompleteFacts);
- */
-export interface CompleteFacts {
-  readonly status: number;
-  /** CPU time used, in ms. Default 0. */
-  readonly cpuMs?: number;
-}
-
-/**
- * Options of `createLimiter`.
- * @example
- * import { type LimiterOptions } from 'tollgate';
- * const options: LimiterOptions<MemoryStore> = { store: createMemoryStore(), clock: () => simulatedNow };
- */
-export interface LimiterOptions<S extends LimitsStore> {
-  /** Default: a new memory store. */
-  readonly store?: S;
-  /** Epoch ms; default `Date.now`. Inject a fake clock in tests and the simulator. */
-  readonly clock?: () => number;
-  /** Default: the shipped table (`defaultLimits()`). */
-  readonly config?: LimitsConfig;
-}
-
-/**
- * The limiter. Methods answer synchronously over a synchronous store.
- * @example
- * import { type Limiter } from 'tollgate';
- * const limiter: Limiter<MemoryStore> = createLimiter({ store: createMemoryStore() });
- */
-export interface Limiter<S extends LimitsStore> {
-  readonly config: LimitsConfig;
-  readonly store: S;
-  /** The identity and limits of a token. */
-  identify(token: LimitsCaller): LimitsIdentity;
-  /** Checks every rule of the request; charges all of them or, when denied, none. */
-  admit(request: AdmitRequest): StoreResult<S, Verdict>;
-  /** The response was sent: frees the slot, charges CPU, refunds a 304. */
-  complete(ticket: Ticket, facts: CompleteFacts): StoreResult<S, Verdict>;
-  /** The request was aborted: frees the slot. */
-  release(ticket: Ticket, cpuMs?: number): StoreResult<S, Verdict>;
-  /** The `GET /rate_limit` body for an identity. */
-  status(identity: LimitsIdentity): StoreResult<S, RateLimitBody>;
-}
+import type { AdmitRequest, CompleteFacts, Limiter, LimiterOptions } from './limiter.js';
 
 /**
  * Where the store last kept an identity, cached on the identities `identify` returns (a
