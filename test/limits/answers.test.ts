@@ -77,6 +77,13 @@ describe('limited response', () => {
     }
   });
 
+  it('serializes with its headers (JSON.stringify of a verdict)', () => {
+    const verdict = deniedVerdict('cpu', 'user:a', 'core', 5000, 10, T0 + 3_600_000, T0 + 1500, T0, config);
+    const json = JSON.parse(JSON.stringify(verdict));
+    expect(json).toMatchObject({ allowed: false, rule: 'cpu', retryAfter: 2, remaining: 4990 });
+    expect(json.headers).toEqual(verdict.headers);
+  });
+
   it('is null for an allowed verdict', () => {
     expect(limitedResponse(step(undefined, admitEvent(), T0, config).verdict)).toBeNull();
   });

@@ -1,0 +1,52 @@
+// The memory store under pressure: whatever it evicts, it never holds more than maxIdentities,
+// and every answer is `step` applied to the state it held for that identity just before.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { LimitEvent, Ticket } from '../../src/limits/limit-event.js';
+import { step } from '../../src/limits/step.js';
+import { createMemoryStore } from '../../src/stores/memory-store.js';
+import { admitEvent, T0, tinyConfig } from '../limits/support.js';
+
+const opArb = fc.oneof(
+  fc.record({ op: fc.constant('admit' as const), who: fc.nat(7), cost: fc.nat(6), content: fc.boolean() }),
+  fc.record({ op: fc.constant('complete' as const), index: fc.nat(20), status: fc.constantFrom(200, 304) }),
+  fc.record({
+    op: fc.constant('advance' as const),
+    ms: fc.oneof(fc.nat(100), fc.nat(70_000), fc.nat(4_000_000)),
+  }),
+);
+
+describe('memory store with eviction', () => {
+  it('stays within maxIdentities and answers as step over the state it held', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 4 }), fc.array(opArb, { maxLength: 200 }), (max, ops) => {
+        const store = createMemoryStore({ maxIdentities: max });
+        let now = T0;
+        const open: Ticket[] = [];
+        for (const o of ops) {
+          if (o.op === 'advance') {
+            now += o.ms;
+            continue;
+          }
+          let event: LimitEvent;
+          if (o.op === 'admit') {
+            event = admitEvent({ key: `user:${o.who}`, limit: 4, cost: o.cost, content: o.content });
+          } else {
+            if (open.length === 0) continue;
+            const [ticket] = open.splice(o.index % open.length, 1);
+            event = { kind: 'complete', ticket: ticket!, status: o.status, cpuMs: 0 };
+          }
+          const key = event.kind === 'admit' ? event.key : event.ticket.key;
+          const before = store.read(key);
+          const verdict = store.apply(event, now, tinyConfig);
+          const expected = step(before, event, now, tinyConfig);
+          expect({ ...verdict, ticket: null }).toEqual({ ...expected.verdict, ticket: null });
+          expect(verdict.headers).toEqual(expected.verdict.headers);
+          if (verdict.allowed || event.kind !== 'admit') expect(store.read(key)).toEqual(expected.state);
+          if (verdict.ticket) open.push(verdict.ticket);
+          expect(store.size).toBeLessThanOrEqual(max);
+        }
+      }),
+    );
+  });
+});
