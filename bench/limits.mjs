@@ -145,7 +145,8 @@ export async function runLimitsBench({ Bench, time = 5000, rounds = 5, memoryIde
   // roll, buckets refill and a realistic share of requests is admitted.
   const tollgateBatch = () => {
     for (let b = 0; b < BATCH; b++) {
-      const r = requests[(i = (i + 1) & mask)];
+      i = (i + 1) & mask;
+      const r = requests[i];
       now += 2;
       const verdict = limiter.admit(r.admit);
       total++;
@@ -159,7 +160,8 @@ export async function runLimitsBench({ Bench, time = 5000, rounds = 5, memoryIde
   };
   const tollgateAwaited = async () => {
     for (let b = 0; b < BATCH; b++) {
-      const r = requests[(i = (i + 1) & mask)];
+      i = (i + 1) & mask;
+      const r = requests[i];
       now += 2;
       const verdict = await limiter.admit(r.admit);
       sink ^= verdict.headers['x-ratelimit-remaining'].length;
@@ -169,7 +171,8 @@ export async function runLimitsBench({ Bench, time = 5000, rounds = 5, memoryIde
   let j = 0;
   const rlfBatch = async () => {
     for (let b = 0; b < BATCH; b++) {
-      const r = requests[(j = (j + 1) & mask)];
+      j = (j + 1) & mask;
+      const r = requests[j];
       try {
         await rlf.consume(r.key, 1);
       } catch {
