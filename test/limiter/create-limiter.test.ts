@@ -13,7 +13,12 @@ import { T0 } from '../limits/support.js';
 /** A fake clock the test moves by hand. */
 function fakeClock(start = T0) {
   let now = start;
-  return { now: () => now, advance: (ms: number) => void (now += ms) };
+  return {
+    now: () => now,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
 }
 
 describe('createLimiter', () => {

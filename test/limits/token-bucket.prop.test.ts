@@ -79,7 +79,9 @@ describe('token bucket', () => {
 describe('packed state layout', () => {
   it('keeps the fields in IDENTITY_STATE_FIELDS order and round-trips every state', () => {
     expect(IDENTITY_STATE_FIELDS).toHaveLength(STATE_WIDTH);
-    IDENTITY_STATE_FIELDS.forEach((field, index) => expect(SLOT[field]).toBe(index));
+    IDENTITY_STATE_FIELDS.forEach((field, index) => {
+      expect(SLOT[field]).toBe(index);
+    });
     const stateArb = fc
       .tuple(...IDENTITY_STATE_FIELDS.map(() => fc.nat()))
       .map(
