@@ -2,10 +2,12 @@
 import { defaultLimits } from '../limiter/index.js';
 import {
   callerClassOf,
+  type LimitAlgorithm,
   type LimitRule,
   type LimitsConfig,
   type LimitsResource,
   primaryLimits,
+  RULE_ALGORITHMS,
 } from '../limits/index.js';
 import { TOKEN_KINDS, type TokenKind } from '../policy/types.js';
 import { oneOf, parseCommandArgs } from './args.js';
@@ -28,7 +30,7 @@ interface LimitLine {
   readonly limit: number;
   readonly unit: string;
   readonly window_seconds: number;
-  readonly algorithm: 'fixed window' | 'token bucket' | 'counter';
+  readonly algorithm: LimitAlgorithm;
   readonly note: string;
 }
 
@@ -71,7 +73,7 @@ function lines(
     limit: limits[resource],
     unit: 'requests',
     window_seconds: windowOf(resource),
-    algorithm: 'fixed window',
+    algorithm: RULE_ALGORITHMS.primary,
     note: primaryNote[resource],
   }));
   const bucket = (
@@ -85,7 +87,7 @@ function lines(
     limit,
     unit,
     window_seconds: windowMs / 1000,
-    algorithm: 'token bucket',
+    algorithm: RULE_ALGORITHMS[rule],
     note,
   });
   return [
@@ -95,7 +97,7 @@ function lines(
       limit: sec.concurrency.limit,
       unit: 'requests in flight',
       window_seconds: 0,
-      algorithm: 'counter',
+      algorithm: RULE_ALGORITHMS.concurrency,
       note: 'REST and GraphQL together',
     },
     bucket(

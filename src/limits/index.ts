@@ -18,11 +18,13 @@ export {
   type InstallationLimitRule,
   LIMIT_RULES,
   LIMITS_RESOURCES,
+  type LimitAlgorithm,
   type LimitRule,
   type LimitsConfig,
   type LimitsHeaderNames,
   type LimitsResource,
   type ResourceLimit,
+  RULE_ALGORITHMS,
 } from './limits-config.js';
 export { type PointCostFacts, pointCost } from './point-cost.js';
 export { httpDate, notModified, pollInterval, pollingHeaders } from './poll-interval.js';

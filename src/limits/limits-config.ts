@@ -50,6 +50,28 @@ export const LIMIT_RULES: readonly LimitRule[] = [
   'content_per_hour',
 ];
 
+/** How a rule counts. */
+export type LimitAlgorithm = 'fixed window' | 'token bucket' | 'counter';
+
+/**
+ * The algorithm of each rule (docs/limits.md states each one's guarantee): primary windows are
+ * fixed windows ending at `x-ratelimit-reset`; the per-minute and per-hour secondary rules are
+ * token buckets; concurrency is a counter of requests in flight.
+ * @example
+ * import { RULE_ALGORITHMS } from 'tollgate';
+ * RULE_ALGORITHMS.rest_points; // 'token bucket'
+ */
+export const RULE_ALGORITHMS: Readonly<Record<LimitRule, LimitAlgorithm>> = {
+  primary: 'fixed window',
+  concurrency: 'counter',
+  rest_points: 'token bucket',
+  graphql_points: 'token bucket',
+  cpu: 'token bucket',
+  graphql_cpu: 'token bucket',
+  content_per_minute: 'token bucket',
+  content_per_hour: 'token bucket',
+};
+
 /**
  * A caller class with one number, raised for enterprise-cloud callers.
  * @example

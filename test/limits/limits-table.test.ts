@@ -4,6 +4,7 @@ import Ajv from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { defaultLimits } from '../../src/limiter/default-limits.js';
 import { compileLimits } from '../../src/limits/compile-limits.js';
+import { LIMIT_RULES, RULE_ALGORITHMS } from '../../src/limits/limits-config.js';
 import { config, limitsSchema, limitsYamlText, rawLimits } from './support.js';
 
 const ajv = new Ajv({ strict: true, allErrors: true });
@@ -146,5 +147,16 @@ describe('every number is cited', () => {
       if (!/seed 000|tollgate's choice/.test(comment)) uncited.push(`${index + 1}: ${line.trim()}`);
     });
     expect(uncited).toEqual([]);
+  });
+});
+
+describe('algorithms', () => {
+  it('names one for every rule: fixed windows for primary, token buckets per minute and hour, a counter in flight', () => {
+    expect(Object.keys(RULE_ALGORITHMS).sort()).toEqual([...LIMIT_RULES].sort());
+    expect(RULE_ALGORITHMS.primary).toBe('fixed window');
+    expect(RULE_ALGORITHMS.concurrency).toBe('counter');
+    for (const rule of LIMIT_RULES.filter((r) => r !== 'primary' && r !== 'concurrency')) {
+      expect(RULE_ALGORITHMS[rule]).toBe('token bucket');
+    }
   });
 });
