@@ -42,8 +42,8 @@ export function stepInto(
 ): Verdict {
   const at = src[so]!;
   // Time never runs backwards for an identity (clocks of several servers): an older `now`
-  // counts as the time of the identity's last event.
-  const t = Math.max(now, at);
+  // counts as the time of the identity's last event. Whole milliseconds keep buckets exact.
+  const t = Math.max(Math.floor(now), at);
   return event.kind === 'admit'
     ? admit(src, so, event, t, config, dst, dso, hint)
     : finish(src, so, event, t, config, dst, dso);
