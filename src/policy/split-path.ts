@@ -24,7 +24,7 @@ const SURROGATE = /[\ud800-\udfff]/g;
 
 /**
  * A segment fit for a one-line message inside backticks: controls shown percent-encoded, lone
- * surrogates as `\uXXXX`, long input cut.
+ * surrogates as `\u` escapes (e.g. `\ud800`), long input cut.
  * @example
  * import { showSegment } from './split-path.js';
  * showSegment('a\nb'); // 'a%0Ab'

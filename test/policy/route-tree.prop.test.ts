@@ -2,41 +2,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileRoutes, matchRoute, type RouteInput, type RouteMatch } from '../../src/policy/route-tree.js';
 import { fcRuns } from '../setup.js';
+import { ROUTE_SET } from '../support/route-set.js';
 
-// The unit tests' realistic slice of the endpoint table (kept apart so each file stands alone).
+// The unit tests' route set, plus a param and a multi-segment param at the same position, so the
+// reference comparison sees param-over-multi priority too.
 const ROUTES: readonly RouteInput[] = [
-  { method: 'GET', template: '/' },
-  { method: 'GET', template: '/repos/{owner}/{repo}' },
-  { method: 'GET', template: '/repos/{owner}/{repo}/contents/{path}', multiSegment: 'path' },
-  { method: 'PUT', template: '/repos/{owner}/{repo}/contents/{path}', multiSegment: 'path' },
-  { method: 'GET', template: '/repos/{owner}/{repo}/readme' },
-  { method: 'GET', template: '/repos/{owner}/{repo}/readme/{dir}', multiSegment: 'dir' },
-  { method: 'GET', template: '/repos/{owner}/{repo}/git/ref/{ref}', multiSegment: 'ref' },
-  { method: 'PATCH', template: '/repos/{owner}/{repo}/git/refs/{ref}', multiSegment: 'ref' },
-  { method: 'DELETE', template: '/repos/{owner}/{repo}/git/refs/{ref}', multiSegment: 'ref' },
-  { method: 'GET', template: '/repos/{owner}/{repo}/git/matching-refs/{ref}', multiSegment: 'ref' },
-  { method: 'POST', template: '/repos/{owner}/{repo}/git/refs' },
-  { method: 'GET', template: '/repos/{owner}/{repo}/git/trees/{tree_sha}' },
-  {
-    method: 'GET',
-    template: '/repos/{owner}/{repo}/environments/{environment_name}/variables/{name}',
-    encodedSlash: ['environment_name'],
-  },
-  { method: 'GET', template: '/repos/{owner}/{repo}/issues/{issue_number}' },
-  { method: 'POST', template: '/repos/{owner}/{repo}/issues' },
-  { method: 'POST', template: '/repos/{template_owner}/{template_repo}/generate' },
-  { method: 'POST', template: '/orgs/{org}/actions/hosted-runners' },
-  { method: 'POST', template: '/orgs/{org}/{security_product}/{enablement}' },
-  // A param and a multi-segment param at the same position, so the reference comparison sees
-  // param-over-multi priority too.
+  ...ROUTE_SET,
   { method: 'DELETE', template: '/orgs/{org}/{security_product}/{enablement}' },
   { method: 'DELETE', template: '/orgs/{org}/{rest}', multiSegment: 'rest' },
-  { method: 'PATCH', template: '/orgs/{org}' },
-  { method: 'GET', template: '/orgs/{org}/repos' },
-  { method: 'GET', template: '/user/repos' },
-  { method: 'POST', template: '/user/repos' },
-  { method: 'GET', template: '/users/{username}' },
-  { method: 'GET', template: '/users/{username}/repos' },
 ];
 
 const tree = compileRoutes(ROUTES);

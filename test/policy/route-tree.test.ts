@@ -10,40 +10,9 @@ import {
   templateParams,
 } from '../../src/policy/route-tree.js';
 import { createRouteTrie, insertRoute } from '../../src/policy/route-trie.js';
+import { ROUTE_SET } from '../support/route-set.js';
 
-// A realistic slice of the endpoint table: multi-segment paths and refs, an encoded-slash
-// parameter, a static route beside a two-parameter one, and `/repos/{template_owner}/...` beside
-// `/repos/{owner}/...` (the same positions under different names).
-const ROUTES: readonly RouteInput[] = [
-  { method: 'GET', template: '/' },
-  { method: 'GET', template: '/repos/{owner}/{repo}' },
-  { method: 'GET', template: '/repos/{owner}/{repo}/contents/{path}', multiSegment: 'path' },
-  { method: 'PUT', template: '/repos/{owner}/{repo}/contents/{path}', multiSegment: 'path' },
-  { method: 'GET', template: '/repos/{owner}/{repo}/readme' },
-  { method: 'GET', template: '/repos/{owner}/{repo}/readme/{dir}', multiSegment: 'dir' },
-  { method: 'GET', template: '/repos/{owner}/{repo}/git/ref/{ref}', multiSegment: 'ref' },
-  { method: 'PATCH', template: '/repos/{owner}/{repo}/git/refs/{ref}', multiSegment: 'ref' },
-  { method: 'DELETE', template: '/repos/{owner}/{repo}/git/refs/{ref}', multiSegment: 'ref' },
-  { method: 'GET', template: '/repos/{owner}/{repo}/git/matching-refs/{ref}', multiSegment: 'ref' },
-  { method: 'POST', template: '/repos/{owner}/{repo}/git/refs' },
-  { method: 'GET', template: '/repos/{owner}/{repo}/git/trees/{tree_sha}' },
-  {
-    method: 'GET',
-    template: '/repos/{owner}/{repo}/environments/{environment_name}/variables/{name}',
-    encodedSlash: ['environment_name'],
-  },
-  { method: 'GET', template: '/repos/{owner}/{repo}/issues/{issue_number}' },
-  { method: 'POST', template: '/repos/{owner}/{repo}/issues' },
-  { method: 'POST', template: '/repos/{template_owner}/{template_repo}/generate' },
-  { method: 'POST', template: '/orgs/{org}/actions/hosted-runners' },
-  { method: 'POST', template: '/orgs/{org}/{security_product}/{enablement}' },
-  { method: 'PATCH', template: '/orgs/{org}' },
-  { method: 'GET', template: '/orgs/{org}/repos' },
-  { method: 'GET', template: '/user/repos' },
-  { method: 'POST', template: '/user/repos' },
-  { method: 'GET', template: '/users/{username}' },
-  { method: 'GET', template: '/users/{username}/repos' },
-];
+const ROUTES = ROUTE_SET;
 
 const tree = compileRoutes(ROUTES);
 
