@@ -27,7 +27,7 @@ describe('the built package', () => {
 
   it('resolves the JSON Schemas under `tollgate/schema/*`', () => {
     const out = runNode(
-      "for (const n of ['permissions', 'scopes', 'token', 'limits']) { const u = import.meta.resolve(`tollgate/schema/${n}.schema.json`); const s = await import(u, { with: { type: 'json' } }); console.log(s.default.title); }",
+      "for (const n of ['permissions', 'scopes', 'token', 'limits']) { const u = import.meta.resolve('tollgate/schema/' + n + '.schema.json'); const s = await import(u, { with: { type: 'json' } }); console.log(s.default.title); }",
     );
     expect(out.trim().split('\n')).toHaveLength(4);
   });
