@@ -1,17 +1,27 @@
 /** The policy evaluator: one request, one token, one context in; one Decision out. Pure. */
 // Hot path: every request runs through here; `npm run bench` guards it.
-
 import { TollgateError } from '../errors.js';
-import { evaluateEndpoint, NOTHING, type Outcome } from './evaluate-endpoint.js';
+import { type EntryPlan, planEntry, scopeMasks, type VisibilityPlan } from './entry-plan.js';
+import { evaluateEndpoint } from './evaluate-endpoint.js';
+import { NOTHING, type Outcome } from './outcome.js';
 import { type PolicyOptions, type ResolvedPolicyOptions, resolvePolicyOptions } from './policy-options.js';
 import { matchRoute } from './route-tree.js';
-import type { EndpointEntry, PolicyTables } from './tables.js';
-import type { Decision, PolicyRequest, ResourceContext, Token } from './types.js';
-import { TOKEN_KINDS } from './types.js';
+import type { PolicyTables } from './tables.js';
+import {
+  type Decision,
+  HTTP_METHODS,
+  type PolicyRequest,
+  type ResourceContext,
+  TOKEN_KINDS,
+  type Token,
+} from './types.js';
 
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze(Object.create(null));
 const EMPTY_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+const NO_REQUIREMENT = Object.freeze({ fineGrained: null, classic: null });
+const NO_MISSING: readonly never[] = Object.freeze([]);
 const KINDS: ReadonlySet<string> = new Set(TOKEN_KINDS);
+const METHODS: ReadonlySet<string> = new Set(HTTP_METHODS);
 
 /** An evaluator bound to its tables and options. */
 export interface Policy {
@@ -30,44 +40,62 @@ export interface Policy {
  */
 export function createPolicy(tables: PolicyTables, options: PolicyOptions = {}): Policy {
   const resolved = resolvePolicyOptions(options);
-  const names = resolved.headerNames;
+  const oauthScopes = resolved.headerNames.oauthScopes;
+  const masks = scopeMasks(tables);
+  const plans: readonly EntryPlan[] = tables.endpoints.map((entry) => planEntry(entry, resolved, masks));
 
-  function headersFor(entry: EndpointEntry, token: Token, isPrivate: boolean): Record<string, string> {
-    const headers: Record<string, string> = {};
-    if (entry.acceptedPermissionsHeader !== null)
-      headers[names.acceptedPermissions] = entry.acceptedPermissionsHeader;
-    const accepted = isPrivate ? entry.acceptedScopesPrivateHeader : entry.acceptedScopesHeader;
-    if (accepted !== null) headers[names.acceptedOAuthScopes] = accepted;
-    if (token.kind === 'classic' || token.kind === 'oauth-app')
-      headers[names.oauthScopes] = token.scopes.join(', ');
-    return headers;
+  function headersFor(visibility: VisibilityPlan, token: Token): Readonly<Record<string, string>> {
+    if (token.kind !== 'classic' && token.kind !== 'oauth-app') return visibility.headers;
+    return { ...visibility.headers, [oauthScopes]: token.scopes.join(', ') };
   }
 
   // Decisions are built in one place so their fields keep one order (stable JSON output).
   function decide(
     outcome: Outcome,
-    entry: EndpointEntry | null,
+    plan: EntryPlan | null,
+    visibility: VisibilityPlan | null,
     params: Readonly<Record<string, string>>,
     token: Token,
-    isPrivate: boolean,
   ): Decision {
-    const classic = entry === null ? null : isPrivate ? entry.classicPrivate : entry.classic;
     return {
       allowed: outcome.allowed,
       status: outcome.status,
       reason: outcome.reason,
       message: outcome.message,
-      endpoint: entry === null ? null : entry.key,
+      endpoint: plan === null ? null : plan.entry.key,
       params,
-      requirement: {
-        fineGrained: entry === null ? null : entry.fineGrained,
-        classic: classic === null ? null : classic.requirement,
-      },
-      missing: outcome.missing ?? [],
+      requirement: visibility === null ? NO_REQUIREMENT : visibility.requirement,
+      missing: outcome.missing ?? NO_MISSING,
       addition: outcome.addition ?? NOTHING,
       certain: outcome.certain ?? true,
-      headers: entry === null ? EMPTY_HEADERS : headersFor(entry, token, isPrivate),
+      headers: visibility === null ? EMPTY_HEADERS : headersFor(visibility, token),
     };
+  }
+
+  function unmatched(
+    reason: 'bad_path' | 'no_match',
+    detail: string,
+    method: string,
+    token: Token,
+  ): Decision {
+    if (reason === 'bad_path')
+      return decide(
+        { allowed: false, status: 400, reason: 'bad_path', message: `bad path: ${detail}` },
+        null,
+        null,
+        NO_PARAMS,
+        token,
+      );
+    const pass = resolved.unknownEndpoint === 'pass-through';
+    const message = `no endpoint \`${method} ${detail.split('?')[0]}\` in the table${pass ? '; passed through by configuration' : ''}`;
+    const outcome: Outcome = {
+      allowed: pass,
+      status: pass ? 200 : 404,
+      reason: pass ? 'pass_through' : 'unknown_endpoint',
+      message,
+      certain: false,
+    };
+    return decide(outcome, null, null, NO_PARAMS, token);
   }
 
   function authorize(request: PolicyRequest, token: Token, context: ResourceContext = {}): Decision {
@@ -76,55 +104,29 @@ export function createPolicy(tables: PolicyTables, options: PolicyOptions = {}):
         'TOLLGATE_INVALID_TOKEN',
         `authorize: invalid token kind \`${String((token as { kind?: unknown } | null)?.kind)}\`; valid kinds: ${[...KINDS].join(', ')}`,
       );
-    const method = typeof request.method === 'string' ? request.method.toUpperCase() : '';
+    const given = request.method;
+    const method = METHODS.has(given) ? given : typeof given === 'string' ? given.toUpperCase() : '';
     const path = typeof request.path === 'string' ? request.path : '';
     let match = matchRoute(tables.routes, method, path);
     // HTTP: a HEAD request is answered like the GET of the same resource, without a body.
     if (match.kind === 'no_match' && method === 'HEAD') match = matchRoute(tables.routes, 'GET', path);
-    if (match.kind === 'bad_path')
-      return decide(
-        { allowed: false, status: 400, reason: 'bad_path', message: `bad path: ${match.message}` },
-        null,
-        NO_PARAMS,
-        token,
-        true,
-      );
-    if (match.kind === 'no_match') {
-      const pass = resolved.unknownEndpoint === 'pass-through';
-      const message = `no endpoint \`${method} ${String(request.path).split('?')[0]}\` in the table${pass ? '; passed through by configuration' : ''}`;
-      return decide(
-        {
-          allowed: pass,
-          status: pass ? 200 : 404,
-          reason: pass ? 'pass_through' : 'unknown_endpoint',
-          message,
-          certain: false,
-        },
-        null,
-        NO_PARAMS,
-        token,
-        true,
-      );
-    }
-    const entry = tables.endpoints[match.route]!;
-    const isPrivate = context.visibility !== 'public' && !entry.resourceless;
+    if (match.kind === 'bad_path') return unmatched('bad_path', match.message, method, token);
+    if (match.kind === 'no_match') return unmatched('no_match', path, method, token);
+    const plan = plans[match.route]!;
+    const visibility =
+      context.visibility !== 'public' && !plan.entry.resourceless ? plan.private : plan.public;
     if (request.apiVersion !== undefined && !resolved.apiVersions.has(request.apiVersion)) {
       const message = `unsupported API version \`${request.apiVersion}\`; supported: ${[...resolved.apiVersions].join(', ')}`;
       return decide(
         { allowed: false, status: 400, reason: 'unsupported_api_version', message },
-        entry,
+        plan,
+        visibility,
         match.params,
         token,
-        isPrivate,
       );
     }
-    return decide(
-      evaluateEndpoint(entry, match.params, token, context, tables, resolved),
-      entry,
-      match.params,
-      token,
-      isPrivate,
-    );
+    const outcome = evaluateEndpoint(plan, match.params, token, context, tables, masks);
+    return decide(outcome, plan, visibility, match.params, token);
   }
 
   return { authorize, tables, options: resolved };

@@ -1,42 +1,40 @@
 /** The checks after route matching, in DESIGN.md section 2's order: anonymous, token kind, public data, existence hiding, owner, requirement. */
-// Hot path: every matched request runs through here; `npm run bench` guards it.
-import type { ResolvedPolicyOptions } from './policy-options.js';
-import {
-  missingPermissions,
-  missingScopes,
-  permissionsMeet,
-  scopesMeet,
-  smallestMissing,
-} from './requirement.js';
+// Hot path: every matched request runs through here; `npm run bench` guards it. Allowed and most
+// denied answers are outcomes the plan built once; only a missing permission or scope is computed.
+import { type EntryPlan, KIND_BITS, type PermissionAlternative } from './entry-plan.js';
+import { NOTHING, type Outcome } from './outcome.js';
+import { levelCovers, missingScopes, scopesMeet, smallestMissing } from './requirement.js';
 import { heldScopes } from './scope-closure.js';
-import type { EndpointEntry, PolicyTables } from './tables.js';
-import type {
-  Addition,
-  Level,
-  PermissionToken,
-  ReasonCode,
-  Requirement,
-  ResourceContext,
-  ScopeRequirement,
-  Token,
-} from './types.js';
+import type { PolicyTables } from './tables.js';
+import type { Level, PermissionToken, ResourceContext, ScopedToken, Token } from './types.js';
 
-/** What the checks conclude; `authorize` turns it into a Decision. */
-export interface Outcome {
-  readonly allowed: boolean;
-  readonly status: number;
-  readonly reason: ReasonCode;
-  readonly message: string;
-  readonly missing?: Requirement | ScopeRequirement;
-  readonly addition?: Addition;
-  readonly certain?: boolean;
+const lowered = new WeakMap<readonly string[], ReadonlySet<string>>();
+
+// Repository selections are compared case-insensitively; a token's list is lowered once.
+function selects(selected: readonly string[], owner: string, repo: string): boolean {
+  let names = lowered.get(selected);
+  if (names === undefined) {
+    names = new Set(selected.map((name) => name.toLowerCase()));
+    lowered.set(selected, names);
+  }
+  return names.has(`${owner}/${repo}`.toLowerCase());
 }
 
-export const NOTHING: Addition = Object.freeze({ kind: 'none' });
+function heldMask(scopes: readonly string[], masks: ReadonlyMap<string, number>): number {
+  let held = 0;
+  for (let i = 0; i < scopes.length; i++) held |= masks.get(scopes[i]!) ?? 0;
+  return held;
+}
 
-function sameRepository(selected: readonly string[], owner: string, repo: string): boolean {
-  const wanted = `${owner}/${repo}`.toLowerCase();
-  for (const name of selected) if (name.toLowerCase() === wanted) return true;
+function meets(
+  alternatives: readonly PermissionAlternative[],
+  granted: Readonly<Record<string, Level>>,
+): boolean {
+  outer: for (let a = 0; a < alternatives.length; a++) {
+    const { slugs, levels } = alternatives[a]!;
+    for (let i = 0; i < slugs.length; i++) if (!levelCovers(granted[slugs[i]!], levels[i]!)) continue outer;
+    return true;
+  }
   return false;
 }
 
@@ -48,93 +46,62 @@ function describe(requirement: Readonly<Record<string, Level>> | readonly string
         .join(' and ');
 }
 
+function missingPermissions(
+  alternatives: readonly PermissionAlternative[],
+  granted: Readonly<Record<string, Level>>,
+) {
+  return alternatives.map(({ slugs, levels }) => {
+    const missing: Record<string, Level> = {};
+    slugs.forEach((slug, i) => {
+      if (!levelCovers(granted[slug], levels[i]!)) missing[slug] = levels[i]!;
+    });
+    return missing;
+  });
+}
+
 /**
- * Decides a request already matched to `entry`: pure, never throws.
+ * Decides a request already matched to the endpoint of `plan`: pure, never throws.
  * @example
- * import { evaluateEndpoint } from 'tollgate';
- * evaluateEndpoint(entry, { owner: 'acme', repo: 'app' }, token, { visibility: 'private' }, tables, resolvePolicyOptions());
+ * import { createPolicy } from 'tollgate';
+ * // createPolicy compiles the plans and calls evaluateEndpoint for each matched request.
  */
 export function evaluateEndpoint(
-  entry: EndpointEntry,
+  plan: EntryPlan,
   params: Readonly<Record<string, string>>,
   token: Token,
   context: ResourceContext,
   tables: PolicyTables,
-  resolved: ResolvedPolicyOptions,
+  masks: ReadonlyMap<string, number> | null,
 ): Outcome {
+  const entry = plan.entry;
+  const outcomes = plan.outcomes;
   // A path that names no resource (GET /rate_limit) has no visibility to hide behind.
   const isPrivate = context.visibility !== 'public' && !entry.resourceless;
   const servesPublic = entry.public && !isPrivate;
-  const what = `\`${entry.key}\``;
+  const kind = token.kind;
 
-  if (token.kind === 'anonymous' || token.kind === 'client-credentials') {
-    if (servesPublic)
-      return {
-        allowed: true,
-        status: 200,
-        reason: 'public_resource',
-        message: `${what} serves public data without authentication`,
-      };
-    if (entry.public)
-      return {
-        allowed: false,
-        status: 404,
-        reason: 'not_found',
-        message: `the resource is private: ${what} answers 404 to callers without a token`,
-      };
-    if (token.kind === 'anonymous')
-      return {
-        allowed: false,
-        status: 401,
-        reason: 'authentication_required',
-        message: `${what} requires authentication`,
-      };
-    return {
-      allowed: false,
-      status: 403,
-      reason: 'token_kind_not_accepted',
-      message: `client credentials reach public data only; ${what} serves none`,
-    };
+  if (kind === 'anonymous' || kind === 'client-credentials') {
+    if (servesPublic) return outcomes.publicWithoutToken;
+    if (entry.public) return outcomes.privateWithoutToken;
+    return kind === 'anonymous' ? outcomes.authenticationRequired : outcomes.clientCredentialsRefused;
   }
+  const visibility = isPrivate ? plan.private : plan.public;
+  if ((visibility.acceptedKinds & KIND_BITS.get(kind)!) === 0) return visibility.refusals.get(kind)!;
+  if (servesPublic) return outcomes.publicWithToken;
 
-  const kind =
-    token.kind === 'workflow' && resolved.workflowToken === 'app-installation'
-      ? 'app-installation'
-      : token.kind;
-  const scoped = token.kind === 'classic' || token.kind === 'oauth-app';
-  const classic = isPrivate ? entry.classicPrivate : entry.classic;
-  const reachable = scoped ? !(classic.shown && classic.requirement === null) : entry.fineGrained !== null;
-  if (token.kind === 'workflow' && resolved.workflowToken === 'deny')
-    return {
-      allowed: false,
-      status: 403,
-      reason: 'token_kind_not_accepted',
-      message: `the workflow token is refused by configuration (workflowToken: deny)`,
-    };
-  if (!entry.tokens.includes(kind) || !reachable)
-    return {
-      allowed: false,
-      status: 403,
-      reason: 'token_kind_not_accepted',
-      message: `${what} does not accept ${token.kind} tokens (accepted: ${entry.tokens.join(', ') || 'none'})`,
-    };
-
-  if (servesPublic)
-    return {
-      allowed: true,
-      status: 200,
-      reason: 'public_resource',
-      message: `${what} serves public data without permissions`,
-    };
-
+  const scoped = kind === 'classic' || kind === 'oauth-app';
+  const scopes = scoped ? (token as ScopedToken).scopes : undefined;
+  const held = scopes !== undefined && masks !== null ? heldMask(scopes, masks) : 0;
   const repoParams = entry.repositoryParams;
   if (isPrivate && repoParams !== null) {
     const owner = params[repoParams[0]] ?? '';
     const repo = params[repoParams[1]] ?? '';
+    const repositories = (token as PermissionToken).repositories;
     const hidden = scoped
-      ? !heldScopes((token as { scopes: readonly string[] }).scopes, tables.scopeClosure).has('repo')
-      : (token as PermissionToken).repositories !== 'all' &&
-        !sameRepository((token as PermissionToken).repositories as readonly string[], owner, repo);
+      ? masks !== null
+        ? (held & masks.get('repo')!) === 0
+        : !heldScopes(scopes!, tables.scopeClosure).has('repo')
+      : repositories !== 'all' && !selects(repositories, owner, repo);
     if (hidden)
       return {
         allowed: false,
@@ -146,69 +113,41 @@ export function evaluateEndpoint(
         addition: scoped ? { kind: 'scopes', scopes: ['repo'] } : NOTHING,
       };
   }
-
-  if (entry.ownerOnly && context.organizationOwner !== true)
-    return {
-      allowed: false,
-      status: 403,
-      reason: 'organization_owner_required',
-      message: `${what} is for organization owners only`,
-    };
+  if (entry.ownerOnly && context.organizationOwner !== true) return outcomes.ownerRequired;
 
   if (scoped) {
-    const certain = !entry.additional;
-    if (classic.requirement === null) {
-      const allowed = resolved.unshownScopes === 'allow';
-      return {
-        allowed,
-        status: allowed ? 200 : 403,
-        reason: allowed ? 'allowed' : 'requirement_not_shown',
-        message: `the classic scopes ${what} needs are not shown by the specification${allowed ? '; allowed by configuration (unshownScopes: allow)' : '; state them in an overlay'}`,
-        certain: false,
-      };
-    }
-    const held = heldScopes((token as { scopes: readonly string[] }).scopes, tables.scopeClosure);
-    if (scopesMeet(classic.requirement, held))
-      return {
-        allowed: true,
-        status: 200,
-        reason: 'allowed',
-        message: `the token's scopes meet ${what}`,
-        certain,
-      };
-    const missing = missingScopes(classic.requirement, held);
+    const requirement = visibility.scopes;
+    if (requirement === null) return outcomes.scopesNotShown;
+    const masksOfRequirement = visibility.scopeMasks;
+    if (masksOfRequirement !== null) {
+      for (let i = 0; i < masksOfRequirement.length; i++)
+        if ((held & masksOfRequirement[i]!) === masksOfRequirement[i]) return outcomes.scopesMet;
+    } else if (scopesMeet(requirement, heldScopes(scopes!, tables.scopeClosure))) return outcomes.scopesMet;
+    const missing = missingScopes(requirement, heldScopes(scopes!, tables.scopeClosure));
     const smallest = smallestMissing(missing);
     return {
       allowed: false,
       status: 403,
       reason: 'insufficient_scope',
-      message: `${what} needs ${smallest === undefined ? 'a scope no token can hold' : `scope ${missing.map(describe).join(' or ')}`}`,
+      message: `${plan.quoted} needs ${smallest === undefined ? 'a scope no token can hold' : `scope ${missing.map(describe).join(' or ')}`}`,
       missing,
       addition: smallest === undefined ? NOTHING : { kind: 'scopes', scopes: smallest },
-      certain,
+      certain: outcomes.scopesMet.certain,
     };
   }
 
-  const requirement = entry.fineGrained!;
   const granted = (token as PermissionToken).permissions;
-  const certain = !entry.additional && entry.tokensShown;
-  if (permissionsMeet(requirement, granted))
-    return {
-      allowed: true,
-      status: 200,
-      reason: 'allowed',
-      message: `the token's permissions meet ${what}`,
-      certain,
-    };
-  const missing = missingPermissions(requirement, granted);
+  const alternatives = plan.fineGrained!;
+  if (meets(alternatives, granted)) return outcomes.permissionsMet;
+  const missing = missingPermissions(alternatives, granted);
   const smallest = smallestMissing(missing);
   return {
     allowed: false,
     status: 403,
     reason: 'insufficient_permission',
-    message: `${what} needs ${smallest === undefined ? 'a permission no token can hold' : `permission ${missing.map(describe).join(' or ')}`}`,
+    message: `${plan.quoted} needs ${smallest === undefined ? 'a permission no token can hold' : `permission ${missing.map(describe).join(' or ')}`}`,
     missing,
     addition: smallest === undefined ? NOTHING : { kind: 'permissions', permissions: smallest },
-    certain,
+    certain: outcomes.permissionsMet.certain,
   };
 }

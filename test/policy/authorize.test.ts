@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createPolicy } from '../../src/policy/authorize.js';
+import { compileTablesOrThrow } from '../../src/policy/compile-tables.js';
 import type { Token } from '../../src/policy/types.js';
-import { smallTables } from '../support/small-tables.js';
+import { smallPermissions, smallScopes, smallTables } from '../support/small-tables.js';
 
 const policy = createPolicy(smallTables());
 const fineGrained = (
@@ -269,5 +270,24 @@ describe('authorize: requirements', () => {
       allowed: true,
       endpoint: 'GET /repos/{owner}/{repo}/issues/events/{event_id}',
     });
+  });
+
+  it('decides classic scopes the same way when the catalog has more scopes than a bitmask holds', () => {
+    const scopes = { ...smallScopes.scopes };
+    for (let i = 0; i < 40; i++) scopes[`extra:${i}`] = { implies: [] };
+    const wide = createPolicy(
+      compileTablesOrThrow({
+        permissions: { file: 'p', value: smallPermissions },
+        scopes: { file: 's', value: { ...smallScopes, scopes } },
+      }),
+    );
+    const put = { method: 'PUT', path: '/orgs/acme/actions/variables/V/repositories/9' };
+    for (const granted of [['admin:org'], ['admin:org', 'repo'], ['extra:3', 'repo'], []]) {
+      const token = classic(...granted);
+      expect(wide.authorize(put, token)).toEqual(policy.authorize(put, token));
+      expect(wide.authorize({ method: 'GET', path: '/notifications' }, token)).toEqual(
+        policy.authorize({ method: 'GET', path: '/notifications' }, token),
+      );
+    }
   });
 });
