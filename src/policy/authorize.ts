@@ -3,7 +3,7 @@
 import { TollgateError } from '../errors.js';
 import { type EntryPlan, planEntry, scopeMasks, type VisibilityPlan } from './entry-plan.js';
 import { evaluateEndpoint } from './evaluate-endpoint.js';
-import { NOTHING, type Outcome } from './outcome.js';
+import { type Outcome, outcome } from './outcome.js';
 import { type PolicyOptions, type ResolvedPolicyOptions, resolvePolicyOptions } from './policy-options.js';
 import { matchRoute } from './route-tree.js';
 import type { PolicyTables } from './tables.js';
@@ -19,7 +19,6 @@ import {
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze(Object.create(null));
 const EMPTY_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 const NO_REQUIREMENT = Object.freeze({ fineGrained: null, classic: null });
-const NO_MISSING: readonly never[] = Object.freeze([]);
 const KINDS: ReadonlySet<string> = new Set(TOKEN_KINDS);
 const METHODS: ReadonlySet<string> = new Set(HTTP_METHODS);
 
@@ -51,23 +50,23 @@ export function createPolicy(tables: PolicyTables, options: PolicyOptions = {}):
 
   // Decisions are built in one place so their fields keep one order (stable JSON output).
   function decide(
-    outcome: Outcome,
+    result: Outcome,
     plan: EntryPlan | null,
     visibility: VisibilityPlan | null,
     params: Readonly<Record<string, string>>,
     token: Token,
   ): Decision {
     return {
-      allowed: outcome.allowed,
-      status: outcome.status,
-      reason: outcome.reason,
-      message: outcome.message,
+      allowed: result.allowed,
+      status: result.status,
+      reason: result.reason,
+      message: result.message,
       endpoint: plan === null ? null : plan.entry.key,
       params,
       requirement: visibility === null ? NO_REQUIREMENT : visibility.requirement,
-      missing: outcome.missing ?? NO_MISSING,
-      addition: outcome.addition ?? NOTHING,
-      certain: outcome.certain ?? true,
+      missing: result.missing,
+      addition: result.addition,
+      certain: result.certain,
       headers: visibility === null ? EMPTY_HEADERS : headersFor(visibility, token),
     };
   }
@@ -79,23 +78,17 @@ export function createPolicy(tables: PolicyTables, options: PolicyOptions = {}):
     token: Token,
   ): Decision {
     if (reason === 'bad_path')
-      return decide(
-        { allowed: false, status: 400, reason: 'bad_path', message: `bad path: ${detail}` },
-        null,
-        null,
-        NO_PARAMS,
-        token,
-      );
+      return decide(outcome(false, 400, 'bad_path', `bad path: ${detail}`), null, null, NO_PARAMS, token);
     const pass = resolved.unknownEndpoint === 'pass-through';
     const message = `no endpoint \`${method} ${detail.split('?')[0]}\` in the table${pass ? '; passed through by configuration' : ''}`;
-    const outcome: Outcome = {
-      allowed: pass,
-      status: pass ? 200 : 404,
-      reason: pass ? 'pass_through' : 'unknown_endpoint',
+    const result = outcome(
+      pass,
+      pass ? 200 : 404,
+      pass ? 'pass_through' : 'unknown_endpoint',
       message,
-      certain: false,
-    };
-    return decide(outcome, null, null, NO_PARAMS, token);
+      false,
+    );
+    return decide(result, null, null, NO_PARAMS, token);
   }
 
   function authorize(request: PolicyRequest, token: Token, context: ResourceContext = {}): Decision {
@@ -118,15 +111,20 @@ export function createPolicy(tables: PolicyTables, options: PolicyOptions = {}):
     if (request.apiVersion !== undefined && !resolved.apiVersions.has(request.apiVersion)) {
       const message = `unsupported API version \`${request.apiVersion}\`; supported: ${[...resolved.apiVersions].join(', ')}`;
       return decide(
-        { allowed: false, status: 400, reason: 'unsupported_api_version', message },
+        outcome(false, 400, 'unsupported_api_version', message),
         plan,
         visibility,
         match.params,
         token,
       );
     }
-    const outcome = evaluateEndpoint(plan, match.params, token, context, tables, masks);
-    return decide(outcome, plan, visibility, match.params, token);
+    return decide(
+      evaluateEndpoint(plan, match.params, token, context, tables, masks),
+      plan,
+      visibility,
+      match.params,
+      token,
+    );
   }
 
   return { authorize, tables, options: resolved };

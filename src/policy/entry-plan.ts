@@ -1,6 +1,6 @@
 /** Per-endpoint plans compiled once by `createPolicy`: what the hot path would otherwise recompute per request. */
 import { formatAcceptedPermissions } from './header-format.js';
-import type { Outcome } from './outcome.js';
+import { type Outcome, outcome } from './outcome.js';
 import type { ResolvedPolicyOptions } from './policy-options.js';
 import type { EndpointEntry, PolicyTables } from './tables.js';
 import { type Level, type Requirement, type ScopeRequirement, TOKEN_KINDS, type TokenKind } from './types.js';
@@ -63,13 +63,7 @@ export function scopeMasks(tables: PolicyTables): ReadonlyMap<string, number> | 
   );
 }
 
-const outcome = (
-  allowed: boolean,
-  status: number,
-  reason: Outcome['reason'],
-  message: string,
-  certain = true,
-): Outcome => Object.freeze({ allowed, status, reason, message, certain });
+const frozen = (...args: Parameters<typeof outcome>): Outcome => Object.freeze(outcome(...args));
 
 function visibilityPlan(
   entry: EndpointEntry,
@@ -95,7 +89,7 @@ function visibilityPlan(
     else
       refusals.set(
         kind,
-        outcome(
+        frozen(
           false,
           403,
           'token_kind_not_accepted',
@@ -144,51 +138,51 @@ export function planEntry(
     public: visibilityPlan(entry, false, options, masks, quoted),
     private: visibilityPlan(entry, true, options, masks, quoted),
     outcomes: {
-      publicWithoutToken: outcome(
+      publicWithoutToken: frozen(
         true,
         200,
         'public_resource',
         `${quoted} serves public data without authentication`,
       ),
-      publicWithToken: outcome(
+      publicWithToken: frozen(
         true,
         200,
         'public_resource',
         `${quoted} serves public data without permissions`,
       ),
-      privateWithoutToken: outcome(
+      privateWithoutToken: frozen(
         false,
         404,
         'not_found',
         `the resource is private: ${quoted} answers 404 to callers without a token`,
       ),
-      authenticationRequired: outcome(
+      authenticationRequired: frozen(
         false,
         401,
         'authentication_required',
         `${quoted} requires authentication`,
       ),
-      clientCredentialsRefused: outcome(
+      clientCredentialsRefused: frozen(
         false,
         403,
         'token_kind_not_accepted',
         `client credentials reach public data only; ${quoted} serves none`,
       ),
-      ownerRequired: outcome(
+      ownerRequired: frozen(
         false,
         403,
         'organization_owner_required',
         `${quoted} is for organization owners only`,
       ),
-      scopesMet: outcome(true, 200, 'allowed', `the token's scopes meet ${quoted}`, !entry.additional),
-      permissionsMet: outcome(
+      scopesMet: frozen(true, 200, 'allowed', `the token's scopes meet ${quoted}`, !entry.additional),
+      permissionsMet: frozen(
         true,
         200,
         'allowed',
         `the token's permissions meet ${quoted}`,
         !entry.additional && entry.tokensShown,
       ),
-      scopesNotShown: outcome(
+      scopesNotShown: frozen(
         allowUnshown,
         allowUnshown ? 200 : 403,
         allowUnshown ? 'allowed' : 'requirement_not_shown',

@@ -2,7 +2,7 @@
 // Hot path: every matched request runs through here; `npm run bench` guards it. Allowed and most
 // denied answers are outcomes the plan built once; only a missing permission or scope is computed.
 import { type EntryPlan, KIND_BITS, type PermissionAlternative } from './entry-plan.js';
-import { NOTHING, type Outcome } from './outcome.js';
+import { NOTHING, type Outcome, outcome } from './outcome.js';
 import { levelCovers, missingScopes, scopesMeet, smallestMissing } from './requirement.js';
 import { heldScopes } from './scope-closure.js';
 import type { PolicyTables } from './tables.js';
@@ -103,15 +103,22 @@ export function evaluateEndpoint(
         : !heldScopes(scopes!, tables.scopeClosure).has('repo')
       : repositories !== 'all' && !selects(repositories, owner, repo);
     if (hidden)
-      return {
-        allowed: false,
-        status: 404,
-        reason: 'not_found',
-        message: scoped
-          ? `the private repository \`${owner}/${repo}\` is invisible to a classic token without \`repo\``
-          : `the private repository \`${owner}/${repo}\` is not in the token's repository selection`,
-        addition: scoped ? { kind: 'scopes', scopes: ['repo'] } : NOTHING,
-      };
+      return scoped
+        ? outcome(
+            false,
+            404,
+            'not_found',
+            `the private repository \`${owner}/${repo}\` is invisible to a classic token without \`repo\``,
+            true,
+            [],
+            { kind: 'scopes', scopes: ['repo'] },
+          )
+        : outcome(
+            false,
+            404,
+            'not_found',
+            `the private repository \`${owner}/${repo}\` is not in the token's repository selection`,
+          );
   }
   if (entry.ownerOnly && context.organizationOwner !== true) return outcomes.ownerRequired;
 
@@ -125,15 +132,18 @@ export function evaluateEndpoint(
     } else if (scopesMeet(requirement, heldScopes(scopes!, tables.scopeClosure))) return outcomes.scopesMet;
     const missing = missingScopes(requirement, heldScopes(scopes!, tables.scopeClosure));
     const smallest = smallestMissing(missing);
-    return {
-      allowed: false,
-      status: 403,
-      reason: 'insufficient_scope',
-      message: `${plan.quoted} needs ${smallest === undefined ? 'a scope no token can hold' : `scope ${missing.map(describe).join(' or ')}`}`,
+    const needs =
+      smallest === undefined ? 'a scope no token can hold' : `scope ${missing.map(describe).join(' or ')}`;
+    const addition = smallest === undefined ? NOTHING : ({ kind: 'scopes', scopes: smallest } as const);
+    return outcome(
+      false,
+      403,
+      'insufficient_scope',
+      `${plan.quoted} needs ${needs}`,
+      outcomes.scopesMet.certain,
       missing,
-      addition: smallest === undefined ? NOTHING : { kind: 'scopes', scopes: smallest },
-      certain: outcomes.scopesMet.certain,
-    };
+      addition,
+    );
   }
 
   const granted = (token as PermissionToken).permissions;
@@ -141,13 +151,19 @@ export function evaluateEndpoint(
   if (meets(alternatives, granted)) return outcomes.permissionsMet;
   const missing = missingPermissions(alternatives, granted);
   const smallest = smallestMissing(missing);
-  return {
-    allowed: false,
-    status: 403,
-    reason: 'insufficient_permission',
-    message: `${plan.quoted} needs ${smallest === undefined ? 'a permission no token can hold' : `permission ${missing.map(describe).join(' or ')}`}`,
+  const needs =
+    smallest === undefined
+      ? 'a permission no token can hold'
+      : `permission ${missing.map(describe).join(' or ')}`;
+  const addition =
+    smallest === undefined ? NOTHING : ({ kind: 'permissions', permissions: smallest } as const);
+  return outcome(
+    false,
+    403,
+    'insufficient_permission',
+    `${plan.quoted} needs ${needs}`,
+    outcomes.permissionsMet.certain,
     missing,
-    addition: smallest === undefined ? NOTHING : { kind: 'permissions', permissions: smallest },
-    certain: outcomes.permissionsMet.certain,
-  };
+    addition,
+  );
 }

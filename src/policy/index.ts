@@ -14,7 +14,7 @@ export {
   parseAcceptedPermissions,
   parseAcceptedScopes,
 } from './header-format.js';
-export { NOTHING, type Outcome } from './outcome.js';
+export { NOTHING, type Outcome, outcome } from './outcome.js';
 export {
   DEFAULT_HEADER_NAMES,
   type HeaderNames,

@@ -7,10 +7,30 @@ export interface Outcome {
   readonly status: number;
   readonly reason: ReasonCode;
   readonly message: string;
-  readonly missing?: Requirement | ScopeRequirement;
-  readonly addition?: Addition;
-  readonly certain?: boolean;
+  readonly missing: Requirement | ScopeRequirement;
+  readonly addition: Addition;
+  readonly certain: boolean;
 }
 
 /** The addition of a decision that no added permission or scope would change. */
 export const NOTHING: Addition = Object.freeze({ kind: 'none' });
+const NO_MISSING: readonly never[] = Object.freeze([]);
+
+/**
+ * An outcome with every field present, in one order: outcomes of one shape keep the hot path's
+ * property reads monomorphic.
+ * @example
+ * import { outcome } from 'tollgate';
+ * outcome(false, 401, 'authentication_required', '`GET /user` requires authentication');
+ */
+export function outcome(
+  allowed: boolean,
+  status: number,
+  reason: ReasonCode,
+  message: string,
+  certain = true,
+  missing: Requirement | ScopeRequirement = NO_MISSING,
+  addition: Addition = NOTHING,
+): Outcome {
+  return { allowed, status, reason, message, missing, addition, certain };
+}
