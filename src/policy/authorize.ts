@@ -45,7 +45,9 @@ export function createPolicy(tables: PolicyTables, options: PolicyOptions = {}):
 
   function headersFor(visibility: VisibilityPlan, token: Token): Readonly<Record<string, string>> {
     if (token.kind !== 'classic' && token.kind !== 'oauth-app') return visibility.headers;
-    return { ...visibility.headers, [oauthScopes]: token.scopes.join(', ') };
+    const headers: Record<string, string> = Object.assign({}, visibility.headers);
+    headers[oauthScopes] = token.scopes.join(', ');
+    return headers;
   }
 
   // Decisions are built in one place so their fields keep one order (stable JSON output).
