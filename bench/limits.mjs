@@ -3,22 +3,15 @@
 // identities and request mix; and the memory the memory store needs per identity at 1,000,000.
 // Called by bench/index.mjs; imports the BUILT library (run `npm run build` first).
 
+import { prng } from './request-mix.mjs';
+
 const IDENTITIES = 10_000;
 /** Requests per task call: amortizes the bench's own timing (~50 ns per sample) over a batch. */
 const BATCH = 100;
 const T0 = 1_700_000_000_000;
 
-/** A small deterministic PRNG (mulberry32), so every run sees the same mix. */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// The same seeded PRNG as the request mix, so every run sees the same callers.
+const random = prng;
 
 /** 10,000 callers of every kind: user tokens, installations, anonymous IPs, workflow tokens. */
 function makeTokens() {
