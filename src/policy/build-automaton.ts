@@ -1,5 +1,6 @@
 /** Compiles the route trie into a deterministic automaton (subset construction), so matching never backtracks. */
 import { TollgateError } from '../errors.js';
+import { buildEdgeIndex, type EdgeIndex } from './edge-index.js';
 import type { TrieNode } from './route-trie.js';
 
 /** A state of the automaton: where to go on the next segment, and which route wins if the path ends here. */
@@ -10,7 +11,14 @@ export interface State {
   other: State | null;
   /** Method to route index: the first node of this state's list with a route for the method. */
   readonly leaves: Map<string, number>;
+  /** `next` indexed for lookup by offsets in the target (filled once `next` is complete). */
+  edges: EdgeIndex<State>;
+  /** `leaves` as two parallel arrays, a few `===` being cheaper than hashing the method. */
+  readonly methods: readonly string[];
+  readonly routes: readonly number[];
 }
+
+const NO_EDGES: EdgeIndex<State> = buildEdgeIndex(new Map());
 
 /** The compiled automaton and its size. */
 export interface Automaton {
@@ -85,7 +93,10 @@ export function buildAutomaton(root: TrieNode, maxStates = 100_000): Automaton {
           `route table: more than ${maxStates} matcher states`,
         );
       }
-      state = { next: new Map(), other: null, leaves: leavesOf(nodes) };
+      const leaves = leavesOf(nodes);
+      const methods = [...leaves.keys()];
+      const routes = [...leaves.values()];
+      state = { next: new Map(), other: null, leaves, edges: NO_EDGES, methods, routes };
       states.set(key, state);
       pending.push([nodes, state]);
     }
@@ -106,5 +117,6 @@ export function buildAutomaton(root: TrieNode, maxStates = 100_000): Automaton {
       }
     }
   }
+  for (const state of states.values()) if (state.next.size > 0) state.edges = buildEdgeIndex(state.next);
   return { start, stateCount: states.size };
 }

@@ -1,0 +1,59 @@
+/** A state's static transitions, looked up by a segment's offsets inside the target: no slice, no hash. */
+// Hot path: findEdge runs once per segment of every request; the bench guards it.
+
+/**
+ * Static segment texts sorted by length, with their first character and target; `byLength[n]` to
+ * `byLength[n + 1]` is the range of texts of length `n`.
+ */
+export interface EdgeIndex<T> {
+  readonly texts: readonly string[];
+  readonly firsts: Int32Array;
+  readonly targets: readonly T[];
+  readonly byLength: Int32Array;
+  /** The longest text; a longer segment has no edge. */
+  readonly maxLength: number;
+}
+
+/**
+ * Indexes the transitions of a state (static segment text to next state).
+ * @example
+ * import { buildEdgeIndex, findEdge } from './edge-index.js';
+ * const index = buildEdgeIndex(new Map([['repos', 1], ['orgs', 2]]));
+ * findEdge(index, '/orgs/x', 1, 5); // 2
+ */
+export function buildEdgeIndex<T>(edges: ReadonlyMap<string, T>): EdgeIndex<T> {
+  const sorted = [...edges].sort(([a], [b]) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
+  const maxLength = sorted.length === 0 ? 0 : sorted[sorted.length - 1]![0].length;
+  const byLength = new Int32Array(maxLength + 2);
+  let k = 0;
+  for (let n = 0; n <= maxLength + 1; n++) {
+    while (k < sorted.length && sorted[k]![0].length < n) k++;
+    byLength[n] = k;
+  }
+  return {
+    texts: sorted.map(([text]) => text),
+    firsts: Int32Array.from(sorted, ([text]) => text.charCodeAt(0)),
+    targets: sorted.map(([, target]) => target),
+    byLength,
+    maxLength,
+  };
+}
+
+/**
+ * The target of the static text equal to `target.slice(from, to)` (compared raw, case-sensitively),
+ * or undefined. Candidates are only the texts of that length, and their first character is checked
+ * before the rest.
+ * @example
+ * import { buildEdgeIndex, findEdge } from './edge-index.js';
+ * findEdge(buildEdgeIndex(new Map([['issues', 'I']])), '/repos/o/r/issues', 11, 17); // 'I'
+ */
+export function findEdge<T>(index: EdgeIndex<T>, target: string, from: number, to: number): T | undefined {
+  const length = to - from;
+  if (length > index.maxLength) return undefined;
+  const end = index.byLength[length + 1]!;
+  const first = target.charCodeAt(from);
+  for (let k = index.byLength[length]!; k < end; k++) {
+    if (index.firsts[k] === first && target.startsWith(index.texts[k]!, from)) return index.targets[k];
+  }
+  return undefined;
+}

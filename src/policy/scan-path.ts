@@ -1,0 +1,67 @@
+/** The matcher's fast path: segment boundaries of a plain request target, found in one scan, no strings made. */
+// Hot path: runs on every request; the bench guards it.
+
+/**
+ * Reused scratch of scanPath: after a scan that found `n` segments, segment `i` is
+ * `target.slice(bounds[i], bounds[i + 1] - 1)` (each segment's start, then one past the path's end
+ * plus one). Matching is synchronous, so one module-level buffer serves every call; read `bounds`
+ * right after scanPath (a long path replaces the buffer with a bigger one).
+ * @example
+ * import { scanPath, scratch } from './scan-path.js';
+ * scanPath('/repos/o/r'); // 3, and scratch.bounds starts [1, 7, 9, 11]
+ */
+export const scratch: { bounds: Int32Array } = { bounds: new Int32Array(64) };
+
+function grow(): Int32Array {
+  const bigger = new Int32Array(scratch.bounds.length * 2);
+  bigger.set(scratch.bounds);
+  scratch.bounds = bigger;
+  return bigger;
+}
+
+// A segment `.` or `..`, between offsets `from` and `to` (exclusive).
+function isDot(target: string, from: number, to: number): boolean {
+  const length = to - from;
+  if (length > 2 || target.charCodeAt(from) !== 46) return false;
+  return length === 1 || target.charCodeAt(from + 1) === 46;
+}
+
+/**
+ * Finds the segments of `target`'s path (up to the first `?` or `#`) and records their offsets in
+ * `scratch.bounds`; returns how many, or -1 when the path needs the careful reading of splitPath:
+ * no leading `/`, an empty or dot segment, or any `%`, `\`, control character, DEL or non-ASCII
+ * character. So a path this accepts reads the same raw and decoded: every bad_path rule and message
+ * stays with splitPath, and a segment here is exactly what splitPath would give.
+ * @example
+ * import { scanPath } from './scan-path.js';
+ * scanPath('/repos/o/r/issues?state=open'); // 4
+ * scanPath('/'); // 0
+ * scanPath('/users/a%20b'); // -1: splitPath decides
+ */
+export function scanPath(target: string): number {
+  if (target.charCodeAt(0) !== 47 /* '/' */) return -1;
+  let bounds = scratch.bounds;
+  const length = target.length;
+  let count = 0;
+  let from = 1;
+  let i = 1;
+  for (; i < length; i++) {
+    const c = target.charCodeAt(i);
+    if (c === 47) {
+      if (i === from || isDot(target, from, i)) return -1;
+      if (count + 2 >= bounds.length) bounds = grow();
+      bounds[count++] = from;
+      from = i + 1;
+    } else if (c === 63 /* '?' */ || c === 35 /* '#' */) {
+      break;
+    } else if (c < 0x20 || c === 37 /* '%' */ || c === 92 /* '\' */ || c >= 0x7f) {
+      return -1;
+    }
+  }
+  if (i === from) return count === 0 ? 0 : -1;
+  if (isDot(target, from, i)) return -1;
+  if (count + 2 >= bounds.length) bounds = grow();
+  bounds[count++] = from;
+  bounds[count] = i + 1;
+  return count;
+}
