@@ -90,9 +90,11 @@ export function compileRoutes(routes: readonly RouteInput[]): RouteTree {
 
 /**
  * Matches a raw request target (path, optional query string and fragment, still percent-encoded)
- * for `method`: bad_path checks on the raw path first, then one Map lookup per segment, then the
+ * for `method`: bad_path checks on the raw path first, then one automaton step per segment, then the
  * winning template's parameters, percent-decoded (`repo` without a trailing `.git`).
- * Time is linear in the path's length whatever the table and the input.
+ * Time is linear in the path's length whatever the table and the input. A plain path (the common
+ * case, see scanPath) is matched in place by segment offsets, without splitting or decoding; any
+ * other takes the careful path (splitPath, extractParams) with the same answers.
  * @example
  * import { compileRoutes, matchRoute } from 'tollgate';
  * const tree = compileRoutes([{ method: 'GET', template: '/repos/{owner}/{repo}/contents/{path}', multiSegment: 'path' }]);

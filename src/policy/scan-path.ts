@@ -47,6 +47,8 @@ export function scanPath(target: string): number {
   let i = 1;
   for (; i < length; i++) {
     const c = target.charCodeAt(i);
+    // Most characters are letters and digits: one range test, then the two special ones inside it.
+    if (c >= 48 && c < 0x7f && c !== 63 && c !== 92) continue;
     if (c === 47) {
       if (i === from || isDot(target, from, i)) return -1;
       if (count + 2 >= bounds.length) bounds = grow();
