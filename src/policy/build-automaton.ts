@@ -120,3 +120,15 @@ export function buildAutomaton(root: TrieNode, maxStates = 100_000): Automaton {
   for (const state of states.values()) if (state.next.size > 0) state.edges = buildEdgeIndex(state.next);
   return { start, stateCount: states.size };
 }
+
+/**
+ * The route a state gives `method` (exact, case-sensitive), or -1.
+ * @example
+ * import { buildAutomaton, routeFor } from './build-automaton.js';
+ * routeFor(buildAutomaton(trie.root).start, 'GET'); // the route of `GET /`, or -1
+ */
+export function routeFor(state: State, method: string): number {
+  const methods = state.methods;
+  for (let i = 0; i < methods.length; i++) if (methods[i] === method) return state.routes[i]!;
+  return -1;
+}

@@ -1,14 +1,13 @@
 /** The route matcher: compiles endpoint templates once, then matches raw request targets to them. */
 // Hot path: matchRoute runs on every request; the bench guards it.
-import type { Automaton, State } from './build-automaton.js';
-import { buildAutomaton } from './build-automaton.js';
+import type { Automaton } from './build-automaton.js';
+import { buildAutomaton, routeFor } from './build-automaton.js';
 import { findEdge } from './edge-index.js';
-import { extractParams } from './extract-params.js';
+import { matchCarefully } from './match-carefully.js';
 import { type ParamPlan, planParams, readParams } from './param-plan.js';
 import { parseTemplate, type TemplateSegment } from './parse-template.js';
 import { createRouteTrie, insertRoute } from './route-trie.js';
 import { scanPath, scratch } from './scan-path.js';
-import { splitPath } from './split-path.js';
 import type { HttpMethod } from './types.js';
 
 /**
@@ -118,31 +117,6 @@ export function matchRoute(tree: RouteTree, method: string, target: string): Rou
   const params = readParams(compiled.plans[route]!, target, bounds, count);
   if (params === null) return matchCarefully(compiled, method, target);
   return { kind: 'matched', route, params };
-}
-
-function routeFor(state: State, method: string): number {
-  const methods = state.methods;
-  for (let i = 0; i < methods.length; i++) if (methods[i] === method) return state.routes[i]!;
-  return -1;
-}
-
-// The careful path, for targets with `%`, unusual characters or a bad segment: splitPath's checks
-// and messages, one Map lookup per segment, then extractParams.
-function matchCarefully(compiled: CompiledTree, method: string, target: string): RouteMatch {
-  const split = splitPath(target);
-  if (split.kind === 'bad_path') return split;
-  const { raw, decoded } = split;
-  let state = compiled.automaton.start;
-  for (let i = 0; i < raw.length; i++) {
-    const next = state.next.get(raw[i]!) ?? state.other;
-    if (next === null) return NO_MATCH;
-    state = next;
-  }
-  const route = routeFor(state, method);
-  if (route < 0) return NO_MATCH;
-  const extracted = extractParams(compiled.templates[route]!, raw, decoded);
-  if (extracted.kind === 'bad_path') return extracted;
-  return { kind: 'matched', route, params: extracted.params };
 }
 
 /**
