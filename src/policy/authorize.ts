@@ -39,14 +39,19 @@ export interface Policy {
  */
 export function createPolicy(tables: PolicyTables, options: PolicyOptions = {}): Policy {
   const resolved = resolvePolicyOptions(options);
-  const oauthScopes = resolved.headerNames.oauthScopes;
+  const names = resolved.headerNames;
   const masks = scopeMasks(tables);
   const plans: readonly EntryPlan[] = tables.endpoints.map((entry) => planEntry(entry, resolved, masks));
 
   function headersFor(visibility: VisibilityPlan, token: Token): Readonly<Record<string, string>> {
     if (token.kind !== 'classic' && token.kind !== 'oauth-app') return visibility.headers;
-    const headers: Record<string, string> = Object.assign({}, visibility.headers);
-    headers[oauthScopes] = token.scopes.join(', ');
+    // Keys assigned in one fixed order, so these objects share their hidden classes.
+    const headers: Record<string, string> = {};
+    if (visibility.acceptedPermissionsHeader !== null)
+      headers[names.acceptedPermissions] = visibility.acceptedPermissionsHeader;
+    if (visibility.acceptedScopesHeader !== null)
+      headers[names.acceptedOAuthScopes] = visibility.acceptedScopesHeader;
+    headers[names.oauthScopes] = token.scopes.join(', ');
     return headers;
   }
 

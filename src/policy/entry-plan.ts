@@ -25,6 +25,7 @@ export interface VisibilityPlan {
   };
   /** Headers for tokens without classic scopes (shared, frozen). */
   readonly headers: Readonly<Record<string, string>>;
+  readonly acceptedPermissionsHeader: string | null;
   readonly acceptedScopesHeader: string | null;
   /** The refusal of each token kind this visibility does not accept. */
   readonly refusals: ReadonlyMap<TokenKind, Outcome>;
@@ -115,6 +116,8 @@ function visibilityPlan(
     scopesShown: classic.shown,
     requirement: Object.freeze({ fineGrained: entry.fineGrained, classic: scopes }),
     headers: Object.freeze(headers),
+    acceptedPermissionsHeader:
+      entry.fineGrained === null ? null : formatAcceptedPermissions(entry.fineGrained),
     acceptedScopesHeader,
     refusals,
   };

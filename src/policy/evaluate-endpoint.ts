@@ -38,25 +38,45 @@ function meets(
   return false;
 }
 
-function describe(requirement: Readonly<Record<string, Level>> | readonly string[]): string {
-  return Array.isArray(requirement)
-    ? requirement.map((scope) => `\`${scope}\``).join(' and ')
-    : Object.entries(requirement)
-        .map(([slug, level]) => `\`${slug}=${level}\``)
-        .join(' and ');
+// Messages name each missing alternative: "`issues=read` or `pull_requests=read`". Built with
+// plain loops: denials are common on the hot path too (a token probing what it may do).
+function describeScopes(missing: readonly (readonly string[])[]): string {
+  let text = '';
+  for (let a = 0; a < missing.length; a++) {
+    const scopes = missing[a]!;
+    if (a > 0) text += ' or ';
+    for (let i = 0; i < scopes.length; i++) text += `${i > 0 ? ' and ' : ''}\`${scopes[i]}\``;
+  }
+  return text;
 }
 
+// Per alternative, what the token lacks; the message and the smallest addition in the same pass.
 function missingPermissions(
   alternatives: readonly PermissionAlternative[],
   granted: Readonly<Record<string, Level>>,
 ) {
-  return alternatives.map(({ slugs, levels }) => {
-    const missing: Record<string, Level> = {};
-    slugs.forEach((slug, i) => {
-      if (!levelCovers(granted[slug], levels[i]!)) missing[slug] = levels[i]!;
-    });
-    return missing;
-  });
+  const missing: Record<string, Level>[] = [];
+  let text = '';
+  let smallest: Record<string, Level> | undefined;
+  let smallestSize = Number.POSITIVE_INFINITY;
+  for (let a = 0; a < alternatives.length; a++) {
+    const { slugs, levels } = alternatives[a]!;
+    const lacking: Record<string, Level> = {};
+    let size = 0;
+    if (a > 0) text += ' or ';
+    for (let i = 0; i < slugs.length; i++) {
+      if (levelCovers(granted[slugs[i]!], levels[i]!)) continue;
+      lacking[slugs[i]!] = levels[i]!;
+      text += `${size > 0 ? ' and ' : ''}\`${slugs[i]}=${levels[i]}\``;
+      size++;
+    }
+    missing.push(lacking);
+    if (size < smallestSize) {
+      smallest = lacking;
+      smallestSize = size;
+    }
+  }
+  return { missing, smallest, text };
 }
 
 /**
@@ -132,8 +152,7 @@ export function evaluateEndpoint(
     } else if (scopesMeet(requirement, heldScopes(scopes!, tables.scopeClosure))) return outcomes.scopesMet;
     const missing = missingScopes(requirement, heldScopes(scopes!, tables.scopeClosure));
     const smallest = smallestMissing(missing);
-    const needs =
-      smallest === undefined ? 'a scope no token can hold' : `scope ${missing.map(describe).join(' or ')}`;
+    const needs = smallest === undefined ? 'a scope no token can hold' : `scope ${describeScopes(missing)}`;
     const addition = smallest === undefined ? NOTHING : ({ kind: 'scopes', scopes: smallest } as const);
     return outcome(
       false,
@@ -149,12 +168,8 @@ export function evaluateEndpoint(
   const granted = (token as PermissionToken).permissions;
   const alternatives = plan.fineGrained!;
   if (meets(alternatives, granted)) return outcomes.permissionsMet;
-  const missing = missingPermissions(alternatives, granted);
-  const smallest = smallestMissing(missing);
-  const needs =
-    smallest === undefined
-      ? 'a permission no token can hold'
-      : `permission ${missing.map(describe).join(' or ')}`;
+  const { missing, smallest, text } = missingPermissions(alternatives, granted);
+  const needs = smallest === undefined ? 'a permission no token can hold' : `permission ${text}`;
   const addition =
     smallest === undefined ? NOTHING : ({ kind: 'permissions', permissions: smallest } as const);
   return outcome(
