@@ -41,8 +41,8 @@ export function buildEdgeIndex<T>(edges: ReadonlyMap<string, T>): EdgeIndex<T> {
 
 /**
  * The target of the static text equal to `target.slice(from, to)` (compared raw, case-sensitively),
- * or undefined. Candidates are only the texts of that length, and their first character is checked
- * before the rest.
+ * or undefined. Candidates are only the texts of that length; when there are several, their first
+ * character is checked before the rest.
  * @example
  * import { buildEdgeIndex, findEdge } from './edge-index.js';
  * findEdge(buildEdgeIndex(new Map([['issues', 'I']])), '/repos/o/r/issues', 11, 17); // 'I'
@@ -50,9 +50,14 @@ export function buildEdgeIndex<T>(edges: ReadonlyMap<string, T>): EdgeIndex<T> {
 export function findEdge<T>(index: EdgeIndex<T>, target: string, from: number, to: number): T | undefined {
   const length = to - from;
   if (length > index.maxLength) return undefined;
+  const start = index.byLength[length]!;
   const end = index.byLength[length + 1]!;
+  if (start === end) return undefined;
+  // One text of this length (the common case): compare it whole, one call on the target.
+  if (end - start === 1)
+    return target.startsWith(index.texts[start]!, from) ? index.targets[start] : undefined;
   const first = target.charCodeAt(from);
-  for (let k = index.byLength[length]!; k < end; k++) {
+  for (let k = start; k < end; k++) {
     if (index.firsts[k] === first && target.startsWith(index.texts[k]!, from)) return index.targets[k];
   }
   return undefined;
