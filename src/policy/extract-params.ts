@@ -1,5 +1,5 @@
 /** Reads the parameters of a matched template out of the decoded path segments, by position. */
-// Hot path: runs on every matched request; the bench guards it.
+// Runs for matches on the careful path (see match-carefully.ts); plain paths use readParams.
 import type { TemplateSegment } from './parse-template.js';
 import { showSegment } from './split-path.js';
 

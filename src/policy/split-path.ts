@@ -1,5 +1,5 @@
 /** Splits a raw request target into checked path segments, raw and percent-decoded (DESIGN.md section 2). */
-// Hot path: runs on every request; the bench guards it.
+// Runs for the targets scanPath leaves to it (`%`, unusual characters, bad segments): keep it linear.
 
 /** The segments of a path that passed every raw check, or why it did not. */
 export type SplitPath =
