@@ -1,10 +1,13 @@
 // The matcher's fast path (scanPath, findEdge, readParams) and where it hands over to the careful one.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildEdgeIndex, findEdge } from '../../src/policy/edge-index.js';
+import { type CarefulTree, matchCarefully } from '../../src/policy/match-carefully.js';
 import { planParams, readParams } from '../../src/policy/param-plan.js';
 import { parseTemplate } from '../../src/policy/parse-template.js';
 import { compileRoutes, matchRoute } from '../../src/policy/route-tree.js';
 import { scanPath, scratch } from '../../src/policy/scan-path.js';
+import { fcRuns } from '../setup.js';
 import { ROUTE_SET } from '../support/route-set.js';
 
 const tree = compileRoutes(ROUTE_SET);
@@ -105,5 +108,46 @@ describe('matchRoute across the fast and careful paths', () => {
     expect(matchRoute(tree, 'GET', '/repos/octo/.git').kind).toBe('bad_path');
     expect(matchRoute(tree, 'GET', '/nothing/here/..').kind).toBe('bad_path');
     expect(matchRoute(tree, 'GET', '/nothing/here/x').kind).toBe('no_match');
+  });
+});
+
+describe('matchRoute: fast path invariant', () => {
+  const statics = [...new Set(ROUTE_SET.flatMap((route) => route.template.split('/')))].filter(
+    (part) => part !== '' && !part.startsWith('{'),
+  );
+  const segment = fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom(...statics) },
+    {
+      weight: 3,
+      arbitrary: fc.constantFrom('octo', 'app', 'app.git', '.git', 'x.', '.x', '7', 'a b', "a'b"),
+    },
+    { weight: 1, arbitrary: fc.string({ unit: fc.constantFrom(...'ab.-_~:@'), maxLength: 5 }) },
+  );
+  const value = fc.constantFrom('octo', 'app', 'app.git', '.git', 'x.', '.x', '7', 'a b', 'a/b', 'actions');
+  // Half the time a route's template with its parameters filled in, so matches are common.
+  const filled = fc
+    .tuple(fc.constantFrom(...ROUTE_SET.map((route) => route.template)), fc.array(value, { minLength: 6 }))
+    .map(([template, values]) => {
+      let i = 0;
+      return template.replace(/\{[^}]+\}/g, () => values[i++]!);
+    });
+  const random = fc.array(segment, { maxLength: 9 }).map((segments) => `/${segments.join('/')}`);
+  const target = fc
+    .tuple(fc.oneof(filled, random), fc.constantFrom('', '?q=1', '#f', '?a/b#c'))
+    .map(([path, suffix]) => path + suffix);
+  const method = fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD');
+
+  // INVARIANT: the fast path answers exactly as the careful path, params included.
+  it('answers as the careful path on plain targets', () => {
+    fc.assert(
+      fc.property(method, target, (m, t) => {
+        const fast = matchRoute(tree, m, t);
+        const careful = matchCarefully(tree as unknown as CarefulTree, m, t);
+        expect(fast.kind === 'matched' ? { ...fast, params: { ...fast.params } } : fast).toEqual(
+          careful.kind === 'matched' ? { ...careful, params: { ...careful.params } } : careful,
+        );
+      }),
+      { numRuns: fcRuns * 5 },
+    );
   });
 });
