@@ -59,14 +59,14 @@ export function readParams(
   const last = names.length - 1;
   for (let p = 0; p <= last; p++) {
     const position = positions[p]!;
-    const end = p === last && plan.multi ? bounds[count]! - 1 : bounds[position + 1]! - 1;
-    let value = target.slice(bounds[position]!, end);
-    // `app.git` names the repository `app`, as the service's git URLs do.
-    if (stripGit[p] && value.endsWith('.git')) {
-      if (value.length === 4) return null;
-      value = value.slice(0, -4);
+    const start = bounds[position]!;
+    let end = p === last && plan.multi ? bounds[count]! - 1 : bounds[position + 1]! - 1;
+    // `app.git` names the repository `app`, as the service's git URLs do: cut before slicing.
+    if (stripGit[p] && target.charCodeAt(end - 1) === 116 /* 't' */ && target.startsWith('.git', end - 4)) {
+      if (end - start === 4) return null;
+      end -= 4;
     }
-    params[names[p]!] = value;
+    params[names[p]!] = target.slice(start, end);
   }
   return params;
 }
