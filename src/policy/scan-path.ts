@@ -1,4 +1,4 @@
-/** The matcher's fast path: segment boundaries of a plain request target, found in one scan, no strings made. */
+/** The matcher's fast path: the segment offsets of a plain request target, found without making strings. */
 // Hot path: runs on every request; the bench guards it.
 
 /**
