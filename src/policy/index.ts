@@ -6,15 +6,12 @@ export {
   type TableSource,
   type TableSources,
 } from './compile-tables.js';
-export { type EntryPlan, planEntry, scopeMasks, type VisibilityPlan } from './entry-plan.js';
-export { evaluateEndpoint } from './evaluate-endpoint.js';
 export {
   formatAcceptedPermissions,
   formatAcceptedScopes,
   parseAcceptedPermissions,
   parseAcceptedScopes,
 } from './header-format.js';
-export { NOTHING, type Outcome, outcome } from './outcome.js';
 export {
   DEFAULT_HEADER_NAMES,
   type HeaderNames,

@@ -78,7 +78,6 @@ const PINNED_EXPORTS: string[] = [
   'defaultLimits',
   'deniedVerdict',
   'didYouMean',
-  'evaluateEndpoint',
   'formatAcceptedPermissions',
   'formatAcceptedScopes',
   'formatIssue',
