@@ -8,16 +8,15 @@ import { heldScopes } from './scope-closure.js';
 import type { PolicyTables } from './tables.js';
 import type { Level, PermissionToken, ResourceContext, ScopedToken, Token } from './types.js';
 
-const lowered = new WeakMap<readonly string[], ReadonlySet<string>>();
-
-// Repository selections are compared case-insensitively; a token's list is lowered once.
+// Repository selections compare case-insensitively. Nothing is cached per token: a caller may
+// reuse and change a token's list, and a stale answer here would reveal a private repository.
 function selects(selected: readonly string[], owner: string, repo: string): boolean {
-  let names = lowered.get(selected);
-  if (names === undefined) {
-    names = new Set(selected.map((name) => name.toLowerCase()));
-    lowered.set(selected, names);
+  const wanted = `${owner}/${repo}`.toLowerCase();
+  for (let i = 0; i < selected.length; i++) {
+    const name = selected[i]!;
+    if (name.length === wanted.length && name.toLowerCase() === wanted) return true;
   }
-  return names.has(`${owner}/${repo}`.toLowerCase());
+  return false;
 }
 
 function heldMask(scopes: readonly string[], masks: ReadonlyMap<string, number>): number {

@@ -290,4 +290,17 @@ describe('authorize: requirements', () => {
       );
     }
   });
+
+  it("sees a change to a reused token's repository selection at once", () => {
+    const repositories = ['acme/app'];
+    const token: Token = { kind: 'fine-grained', permissions: { issues: 'write' }, repositories };
+    const request = { method: 'POST', path: '/repos/acme/other/issues' };
+    expect(policy.authorize(request, token).reason).toBe('not_found');
+    repositories.push('ACME/Other');
+    expect(policy.authorize(request, token).allowed).toBe(true);
+    repositories.length = 0;
+    expect(policy.authorize({ method: 'POST', path: '/repos/acme/app/issues' }, token).reason).toBe(
+      'not_found',
+    );
+  });
 });
