@@ -17,6 +17,10 @@ const MALFORMED = /%(?![0-9A-Fa-f]{2})/;
 // What no segment may hold, raw or decoded: a backslash (servers that treat it as `/` would see a
 // different path), C0 controls and DEL, and lone UTF-16 surrogates (not encodable as UTF-8).
 const FORBIDDEN = /[\\\x00-\x1f\x7f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+// A percent-encoded unreserved character (RFC 3986: letters, digits, `-._~`). Routers that decode
+// before matching read `%61ctions` as the static `actions`; routers that do not read a parameter.
+// The engine cannot know which the server behind it does, so it refuses to guess.
+const ENCODED_UNRESERVED = /%(?:[46][1-9A-Fa-f]|[57][0-9Aa]|3[0-9]|2[DdEe]|5[Ff]|7[Ee])/;
 // A plain character class: cheap enough to scan every path once; a hit means a closer look.
 const SUSPECT = /[\\\x00-\x1f\x7f\ud800-\udfff]/;
 const CONTROL = /[\x00-\x1f\x7f]/g;
@@ -54,7 +58,8 @@ function checkDecoded(raw: string, value: string): SplitPath | null {
  * Strips the query string and fragment from a raw request target, splits the path on `/`, and
  * rejects what the server behind might read differently: dot segments (also `%2e%2E`), empty
  * segments (`//`, a trailing `/`), backslashes and control characters (raw or encoded), malformed
- * percent-encoding and invalid UTF-8. An encoded slash `%2F` passes here; whether it is allowed
+ * percent-encoding, invalid UTF-8 and percent-encoded unreserved characters (`%61`, `%2D`): a
+ * router that decodes before matching would route them differently. An encoded slash `%2F` passes here; whether it is allowed
  * depends on the parameter the segment lands in, known only after matching.
  * @example
  * import { splitPath } from './split-path.js';
@@ -100,6 +105,12 @@ export function splitPath(target: string): SplitPath {
     decoded[i] = value;
     const problem = checkDecoded(segment, value);
     if (problem !== null) return problem;
+    const unreserved = ENCODED_UNRESERVED.exec(segment);
+    if (unreserved !== null) {
+      return bad(
+        `path segment \`${showSegment(segment)}\` percent-encodes the unreserved character \`${unreserved[0]}\`; send it unencoded`,
+      );
+    }
   }
   return { kind: 'segments', raw, decoded };
 }

@@ -85,15 +85,16 @@ const piece = fc
   .string({ unit: char, minLength: 1, maxLength: 8 })
   .filter((value) => value !== '.' && value !== '..' && !value.includes('/') && !FORBIDDEN.test(value));
 
-/** Per character: send it percent-encoded (else raw when allowed), with lowercase hex. */
+/** Per character: unreserved ones raw, the rest percent-encoded, with lower- or uppercase hex. */
 const encoding = fc.array(fc.tuple(fc.boolean(), fc.boolean()), { minLength: 1, maxLength: 12 });
 
 function encode(value: string, flags: readonly (readonly [boolean, boolean])[]): string {
   let out = '';
   let i = 0;
   for (const ch of value) {
-    const [percent, lower] = flags[i++ % flags.length]!;
-    if (UNRESERVED.test(ch) && !percent) {
+    const [, lower] = flags[i++ % flags.length]!;
+    // Unreserved characters always go raw: percent-encoded they are a bad path (see rawBad).
+    if (UNRESERVED.test(ch)) {
       out += ch;
       continue;
     }
@@ -190,7 +191,12 @@ function rawBad(segment: string): boolean {
     return true;
   }
   return (
-    decoded === '.' || decoded === '..' || FORBIDDEN.test(decoded) || /%(?![0-9A-Fa-f]{2})/.test(segment)
+    decoded === '.' ||
+    decoded === '..' ||
+    FORBIDDEN.test(decoded) ||
+    /%(?![0-9A-Fa-f]{2})/.test(segment) ||
+    // A percent-encoded unreserved character (RFC 3986 ALPHA, DIGIT, `-._~`).
+    /%(?:4[1-9a-f]|5[0-9a]|6[1-9a-f]|7[0-9a]|3[0-9]|2[de]|5f|7e)/i.test(segment)
   );
 }
 

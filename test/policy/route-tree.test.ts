@@ -120,14 +120,18 @@ describe('matchRoute: static and parameter segments', () => {
 
   it('compares static segments raw and case-sensitively', () => {
     expect(match('GET', '/Repos/octo/app')).toEqual({ kind: 'no_match' });
-    expect(match('GET', '/rep%6Fs/octo/app')).toEqual({ kind: 'no_match' });
-    // `%61ctions` is not the static `actions`, so it lands in the parameter, decoded.
-    expect(match('POST', '/orgs/octo/%61ctions/hosted-runners')).toEqual(
-      matched('POST', '/orgs/{org}/{security_product}/{enablement}', {
-        org: 'octo',
-        security_product: 'actions',
-        enablement: 'hosted-runners',
-      }),
+    expect(match('GET', '/rep%6Fs/octo/app').kind).toBe('bad_path');
+    // A router that decodes first would read `%61ctions` as the static `actions`, one that does not
+    // as a parameter: the engine refuses to guess.
+    expect(match('POST', '/orgs/octo/%61ctions/hosted-runners')).toEqual({
+      kind: 'bad_path',
+      message: 'path segment `%61ctions` percent-encodes the unreserved character `%61`; send it unencoded',
+    });
+    expect(match('GET', '/users/%7Eoctocat').kind).toBe('bad_path');
+    expect(match('GET', '/users/a%2Db').kind).toBe('bad_path');
+    // Reserved and non-ASCII characters are still decoded into parameters.
+    expect(match('GET', '/users/a%20b%C3%A9')).toEqual(
+      matched('GET', '/users/{username}', { username: 'a bé' }),
     );
   });
 
@@ -247,11 +251,11 @@ describe('matchRoute: multi-segment parameters', () => {
 
 describe('matchRoute: parameter values', () => {
   it('percent-decodes parameter values after matching', () => {
-    expect(match('GET', '/repos/octo/app/issues/%37')).toEqual(
+    expect(match('GET', '/repos/octo/app/issues/%237')).toEqual(
       matched('GET', '/repos/{owner}/{repo}/issues/{issue_number}', {
         owner: 'octo',
         repo: 'app',
-        issue_number: '7',
+        issue_number: '#7',
       }),
     );
     expect(match('GET', '/users/Oct%C3%B6%20cat')).toEqual(
@@ -273,8 +277,8 @@ describe('matchRoute: parameter values', () => {
     expect(match('GET', '/repos/octo/app.git')).toEqual(
       matched('GET', '/repos/{owner}/{repo}', { owner: 'octo', repo: 'app' }),
     );
-    expect(match('GET', '/repos/octo/app%2Egit/readme')).toEqual(
-      matched('GET', '/repos/{owner}/{repo}/readme', { owner: 'octo', repo: 'app' }),
+    expect(match('GET', '/repos/octo/app%20x.git/readme')).toEqual(
+      matched('GET', '/repos/{owner}/{repo}/readme', { owner: 'octo', repo: 'app x' }),
     );
     expect(match('GET', '/repos/octo/app.git.git')).toEqual(
       matched('GET', '/repos/{owner}/{repo}', { owner: 'octo', repo: 'app.git' }),
