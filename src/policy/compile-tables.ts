@@ -199,10 +199,15 @@ export function compileTables(sources: TableSources): { tables?: PolicyTables; i
     );
     const params = segments.filter((s) => s.startsWith('{')).map((s) => s.slice(1, -1));
     const encodedSlash = (rules.encoded_slash_params ?? []).filter((name) => params.includes(name));
+    // The repository a request is about: an `{owner}/{repo}` pair anywhere in the path (also
+    // `/orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}`), else the pair right after `/repos`.
+    const pair = segments.findIndex((segment, k) => segment === '{owner}' && segments[k + 1] === '{repo}');
     const repositoryParams: readonly [string, string] | null =
-      segments[0] === 'repos' && segments[1]?.startsWith('{') && segments[2]?.startsWith('{')
-        ? [segments[1].slice(1, -1), segments[2].slice(1, -1)]
-        : null;
+      pair >= 0
+        ? ['owner', 'repo']
+        : segments[0] === 'repos' && segments[1]?.startsWith('{') && segments[2]?.startsWith('{')
+          ? [segments[1].slice(1, -1), segments[2].slice(1, -1)]
+          : null;
     const contentRule = rules.content;
     const classic = compileScopes(classicRaw);
     const classicPrivate = raw.classic_private === undefined ? classic : compileScopes(raw.classic_private);

@@ -123,4 +123,39 @@ describe('authorize properties over the shipped tables', () => {
       { numRuns: fcRuns },
     );
   });
+
+  it('knows the repository of every endpoint whose path names one', () => {
+    for (const e of tables.endpoints)
+      if (/\{(repo|template_repo)\}/.test(e.template)) expect(e.repositoryParams, e.key).not.toBeNull();
+  });
+
+  it('never lets a token reach a private repository outside its selection, whatever it holds', () => {
+    const everything = Object.fromEntries(
+      [...tables.permissions.values()].map((p) => [p.slug, p.levels.at(-1)!]),
+    );
+    const repoEntries = tables.endpoints.filter((e) => e.repositoryParams !== null);
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...repoEntries).chain((e) => concretePath(tables, e).map((c) => ({ e, ...c }))),
+        fc.constantFrom(
+          'fine-grained' as const,
+          'app-user' as const,
+          'app-installation' as const,
+          'workflow' as const,
+        ),
+        ({ e, path }, kind) => {
+          const [ownerParam, repoParam] = e.repositoryParams!;
+          const decision = policy.authorize(
+            { method: e.method, path },
+            { kind, permissions: everything, repositories: ['elsewhere/unrelated'] },
+            { visibility: 'private', organizationOwner: true },
+          );
+          expect(decision.allowed).toBe(false);
+          if (decision.reason === 'not_found') expect(decision.params[ownerParam]).toBeDefined();
+          expect(decision.params[repoParam]).toBeDefined();
+        },
+      ),
+      { numRuns: fcRuns },
+    );
+  });
 });
