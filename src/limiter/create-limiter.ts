@@ -24,6 +24,16 @@ function remember(identity: HintedIdentity, hint: number, verdict: Verdict): Ver
   return verdict;
 }
 
+/**
+ * Set on a ticket by its first `complete` or `release`: the verdict that settlement answered. A
+ * ticket settles once: later calls return that verdict and change nothing (Node emits both
+ * `finish` and `close`, so adapters settle twice in practice). The mark is a symbol property of
+ * the ticket object, invisible to JSON: a serialized copy (a ticket sent to another server) is a
+ * new object that can settle once more, so settle each request through one copy only.
+ */
+const SETTLED = Symbol('tollgate.settled');
+type SettledTicket = Ticket & { [SETTLED]?: Verdict | Promise<Verdict> };
+
 function invalid(message: string): TollgateError {
   return new TollgateError('TOLLGATE_INVALID_OPTION', `limiter: ${message}`);
 }
@@ -108,17 +118,32 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
     cpuMs: 0,
   };
   const complete = (ticket: Ticket, facts: CompleteFacts) => {
-    if (!store.sync)
-      return store.apply(
+    const settled = (ticket as SettledTicket)[SETTLED];
+    if (settled !== undefined) return settled;
+    let verdict: Verdict | Promise<Verdict>;
+    if (!store.sync) {
+      verdict = store.apply(
         { kind: 'complete', ticket, status: facts.status, cpuMs: facts.cpuMs ?? 0 },
         clock(),
         config,
       );
-    // As for admissions: a synchronous store is done with the event when apply returns.
-    completion.ticket = ticket;
-    completion.status = facts.status;
-    completion.cpuMs = facts.cpuMs ?? 0;
-    return store.apply(completion, clock(), config);
+    } else {
+      // As for admissions: a synchronous store is done with the event when apply returns.
+      completion.ticket = ticket;
+      completion.status = facts.status;
+      completion.cpuMs = facts.cpuMs ?? 0;
+      verdict = store.apply(completion, clock(), config);
+    }
+    (ticket as SettledTicket)[SETTLED] = verdict;
+    return verdict;
+  };
+
+  const release = (ticket: Ticket, cpuMs = 0) => {
+    const settled = (ticket as SettledTicket)[SETTLED];
+    if (settled !== undefined) return settled;
+    const verdict = store.apply({ kind: 'release', ticket, cpuMs }, clock(), config);
+    (ticket as SettledTicket)[SETTLED] = verdict;
+    return verdict;
   };
 
   const status = (identity: LimitsIdentity) => {
@@ -139,8 +164,7 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
     },
     admit: admit as Limiter<S>['admit'],
     complete: complete as Limiter<S>['complete'],
-    release: ((ticket: Ticket, cpuMs = 0) =>
-      store.apply({ kind: 'release', ticket, cpuMs }, clock(), config)) as Limiter<S>['release'],
+    release: release as Limiter<S>['release'],
     status: status as Limiter<S>['status'],
   };
 }

@@ -76,9 +76,13 @@ export interface Limiter<S extends LimitsStore> {
   identify(token: LimitsCaller): LimitsIdentity;
   /** Checks every rule of the request; charges all of them or, when denied, none. */
   admit(request: AdmitRequest): StoreResult<S, Verdict>;
-  /** The response was sent: frees the slot, charges CPU, refunds a 304. */
+  /**
+   * The response was sent: frees the slot, charges CPU, refunds a 304. A ticket settles once: a
+   * second `complete` or `release` of the same ticket object changes nothing and returns the first
+   * answer (a serialized copy of a ticket is another object; settle through one copy only).
+   */
   complete(ticket: Ticket, facts: CompleteFacts): StoreResult<S, Verdict>;
-  /** The request was aborted: frees the slot. */
+  /** The request was aborted: frees the slot. Once per ticket, as `complete`. */
   release(ticket: Ticket, cpuMs?: number): StoreResult<S, Verdict>;
   /** The `GET /rate_limit` body for an identity. */
   status(identity: LimitsIdentity): StoreResult<S, RateLimitBody>;

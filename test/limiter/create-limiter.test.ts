@@ -71,6 +71,58 @@ describe('createLimiter', () => {
     expect(limiter.store.read(identity.key)).toMatchObject({ inFlight: 0, coreUsed: 1 });
   });
 
+  it('settles a ticket once: completing it 100 times frees one slot, not 100', () => {
+    const limiter = createLimiter({ clock: fakeClock().now });
+    const identity = limiter.identify({ kind: 'classic', user: 'octocat' });
+    const tickets = Array.from({ length: 100 }, () => limiter.admit({ identity, cost: 0 }).ticket!);
+    const first = limiter.complete(tickets[0]!, { status: 200 });
+    for (let i = 0; i < 99; i++) expect(limiter.complete(tickets[0]!, { status: 200 })).toBe(first);
+    expect(limiter.release(tickets[0]!)).toBe(first);
+    expect(limiter.store.read(identity.key)).toMatchObject({ inFlight: 99 });
+    expect(limiter.admit({ identity, cost: 0 }).allowed).toBe(true);
+    expect(limiter.admit({ identity, cost: 0 }).rule).toBe('concurrency');
+  });
+
+  it('refunds a 304 once however often its ticket is completed or released', () => {
+    const limiter = createLimiter({ clock: fakeClock().now });
+    const identity = limiter.identify({ kind: 'classic', user: 'octocat' });
+    limiter.admit({ identity });
+    const ticket = limiter.admit({ identity }).ticket!;
+    limiter.complete(ticket, { status: 304 });
+    limiter.complete(ticket, { status: 304 });
+    limiter.release(ticket);
+    expect(limiter.store.read(identity.key)).toMatchObject({ inFlight: 1, coreUsed: 1 });
+  });
+
+  it('settles a ticket once over an asynchronous store, even before the first answer arrives', async () => {
+    const inner = createMemoryStore();
+    let applied = 0;
+    const store: AsyncLimitsStore = {
+      sync: false,
+      apply: async (event: LimitEvent, now: number, config: LimitsConfig): Promise<Verdict> => {
+        applied++;
+        return inner.apply(event, now, config);
+      },
+      read: async (key: string) => inner.read(key),
+    };
+    const limiter = createLimiter({ store, clock: fakeClock().now });
+    const identity = limiter.identify({ kind: 'classic', user: 'octocat' });
+    const ticket = (await limiter.admit({ identity })).ticket!;
+    const answers = [limiter.complete(ticket, { status: 304 }), limiter.release(ticket)];
+    await Promise.all(answers);
+    expect(applied).toBe(2);
+    expect(await limiter.store.read(identity.key)).toMatchObject({ inFlight: 0, coreUsed: 0 });
+  });
+
+  it('keeps a settled ticket plain data: its JSON does not change', () => {
+    const limiter = createLimiter({ clock: fakeClock().now });
+    const identity = limiter.identify({ kind: 'classic', user: 'octocat' });
+    const ticket = limiter.admit({ identity }).ticket!;
+    const before = JSON.stringify(ticket);
+    limiter.complete(ticket, { status: 200 });
+    expect(JSON.stringify(ticket)).toBe(before);
+  });
+
   it('answers GET /rate_limit without counting it', () => {
     const limiter = createLimiter({ clock: fakeClock().now });
     const identity = limiter.identify({ kind: 'classic', user: 'octocat' });
