@@ -1,6 +1,7 @@
 /** The policy evaluator: one request, one token, one context in; one Decision out. Pure. */
 // Hot path: every request runs through here; `npm run bench` guards it.
 import { TollgateError } from '../errors.js';
+import { tokenProblem } from './check-token.js';
 import { type EntryPlan, planEntry, scopeMasks, type VisibilityPlan } from './entry-plan.js';
 import { evaluateEndpoint } from './evaluate-endpoint.js';
 import { type Outcome, outcome } from './outcome.js';
@@ -19,7 +20,7 @@ import {
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze(Object.create(null));
 const EMPTY_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 const NO_REQUIREMENT = Object.freeze({ fineGrained: null, classic: null });
-const KINDS: ReadonlySet<string> = new Set(TOKEN_KINDS);
+const EMPTY_REQUEST: PolicyRequest = Object.freeze({ method: '', path: '' });
 const METHODS: ReadonlySet<string> = new Set(HTTP_METHODS);
 
 /** An evaluator bound to its tables and options. */
@@ -99,11 +100,15 @@ export function createPolicy(tables: PolicyTables, options: PolicyOptions = {}):
   }
 
   function authorize(request: PolicyRequest, token: Token, context: ResourceContext = {}): Decision {
-    if (token === null || typeof token !== 'object' || !KINDS.has(token.kind))
+    const problem = tokenProblem(token);
+    if (problem !== null)
       throw new TollgateError(
         'TOLLGATE_INVALID_TOKEN',
-        `authorize: invalid token kind \`${String((token as { kind?: unknown } | null)?.kind)}\`; valid kinds: ${[...KINDS].join(', ')}`,
+        `authorize: ${problem}; valid kinds: ${TOKEN_KINDS.join(', ')}`,
       );
+    // Requests and contexts come from the wire: anything that is not an object reads as empty.
+    if (request === null || typeof request !== 'object') request = EMPTY_REQUEST;
+    if (context === null || typeof context !== 'object') context = {};
     const given = request.method;
     const method = METHODS.has(given) ? given : typeof given === 'string' ? given.toUpperCase() : '';
     const path = typeof request.path === 'string' ? request.path : '';

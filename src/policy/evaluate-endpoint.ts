@@ -8,15 +8,25 @@ import { heldScopes } from './scope-closure.js';
 import type { PolicyTables } from './tables.js';
 import type { Level, PermissionToken, ResourceContext, ScopedToken, Token } from './types.js';
 
-// Repository selections compare case-insensitively. Nothing is cached per token: a caller may
-// reuse and change a token's list, and a stale answer here would reveal a private repository.
+// Repository names fold case in ASCII only (full Unicode folding would make the Kelvin sign `K`
+// equal `k`). Nothing is cached per token: a caller may reuse and change a token's list, and a
+// stale answer here would reveal a private repository.
+function foldAscii(text: string): string {
+  return /[^\x00-\x7f]/.test(text) ? text : text.toLowerCase();
+}
+
 function selects(selected: readonly string[], owner: string, repo: string): boolean {
-  const wanted = `${owner}/${repo}`.toLowerCase();
+  const wanted = foldAscii(`${owner}/${repo}`);
   for (let i = 0; i < selected.length; i++) {
     const name = selected[i]!;
-    if (name.length === wanted.length && name.toLowerCase() === wanted) return true;
+    if (name.length === wanted.length && foldAscii(name) === wanted) return true;
   }
   return false;
+}
+
+// Own properties only: an inherited (or polluted `Object.prototype`) level grants nothing.
+function grantedLevel(granted: Readonly<Record<string, Level>>, slug: string): Level | undefined {
+  return Object.hasOwn(granted, slug) ? granted[slug] : undefined;
 }
 
 function heldMask(scopes: readonly string[], masks: ReadonlyMap<string, number>): number {
@@ -31,7 +41,8 @@ function meets(
 ): boolean {
   outer: for (let a = 0; a < alternatives.length; a++) {
     const { slugs, levels } = alternatives[a]!;
-    for (let i = 0; i < slugs.length; i++) if (!levelCovers(granted[slugs[i]!], levels[i]!)) continue outer;
+    for (let i = 0; i < slugs.length; i++)
+      if (!levelCovers(grantedLevel(granted, slugs[i]!), levels[i]!)) continue outer;
     return true;
   }
   return false;
@@ -64,7 +75,7 @@ function missingPermissions(
     let size = 0;
     if (a > 0) text += ' or ';
     for (let i = 0; i < slugs.length; i++) {
-      if (levelCovers(granted[slugs[i]!], levels[i]!)) continue;
+      if (levelCovers(grantedLevel(granted, slugs[i]!), levels[i]!)) continue;
       lacking[slugs[i]!] = levels[i]!;
       text += `${size > 0 ? ' and ' : ''}\`${slugs[i]}=${levels[i]}\``;
       size++;

@@ -158,4 +158,33 @@ describe('authorize properties over the shipped tables', () => {
       { numRuns: fcRuns },
     );
   });
+
+  it('never throws for any request or context value, and throws only TOLLGATE_INVALID_TOKEN for a bad token', () => {
+    const goodToken = tokenArbitrary(tables);
+    fc.assert(
+      fc.property(
+        fc.anything(),
+        fc.anything(),
+        fc.oneof(goodToken, fc.anything()),
+        (request, context, token) => {
+          try {
+            const decision = policy.authorize(request as never, token as never, context as never);
+            expect(typeof decision.status).toBe('number');
+          } catch (error) {
+            expect((error as { code?: string }).code).toBe('TOLLGATE_INVALID_TOKEN');
+          }
+        },
+      ),
+      { numRuns: fcRuns },
+    );
+  });
+
+  it("grants nothing through a permission object's prototype", () => {
+    const inherited = Object.create({ issues: 'write' }) as Record<string, Level>;
+    const decision = policy.authorize(
+      { method: 'GET', path: '/repos/acme/app/issues/events' },
+      { kind: 'fine-grained', permissions: inherited, repositories: 'all' },
+    );
+    expect(decision.reason).toBe('insufficient_permission');
+  });
 });

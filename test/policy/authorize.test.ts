@@ -303,4 +303,25 @@ describe('authorize: requirements', () => {
       'not_found',
     );
   });
+
+  it('names what is wrong with a malformed token instead of failing on a property', () => {
+    for (const token of [
+      { kind: 'classic' },
+      { kind: 'classic', scopes: 'repo' },
+      { kind: 'fine-grained', repositories: 'all' },
+      { kind: 'app-user', permissions: {}, repositories: null },
+    ])
+      expect(() =>
+        policy.authorize({ method: 'GET', path: '/notifications' }, token as unknown as Token),
+      ).toThrow(expect.objectContaining({ code: 'TOLLGATE_INVALID_TOKEN' }));
+  });
+
+  it('folds the case of repository names in ASCII only', () => {
+    const token = fineGrained({ issues: 'write' }, ['acme/\u212Aeys']);
+    expect(policy.authorize({ method: 'POST', path: '/repos/acme/keys/issues' }, token).reason).toBe(
+      'not_found',
+    );
+    const ascii = fineGrained({ issues: 'write' }, ['ACME/Keys']);
+    expect(policy.authorize({ method: 'POST', path: '/repos/acme/keys/issues' }, ascii).allowed).toBe(true);
+  });
 });
