@@ -1,4 +1,5 @@
 /** The primary limit of a caller on each resource, from its caller class and identity facts. */
+import type { TokenKind } from '../policy/types.js';
 import { installationLimit } from './installation-limit.js';
 import type { LimitsConfig, LimitsResource } from './limits-config.js';
 
@@ -19,6 +20,11 @@ export type CallerClass = 'anonymous' | 'user' | 'installation' | 'client-creden
  */
 export interface CallerFacts {
   readonly caller: CallerClass;
+  /**
+   * The token kind. For a user, the enterprise-cloud number applies only to `app-user` and
+   * `oauth-app` (acting through an app); without `kind`, a user gets the plain user limit.
+   */
+  readonly kind?: TokenKind;
   readonly enterpriseCloud?: boolean;
   readonly repositoriesCount?: number;
   readonly usersCount?: number;
@@ -39,7 +45,12 @@ function coreLimit(facts: CallerFacts, config: LimitsConfig): number {
     case 'anonymous':
       return callers.anonymous.limit;
     case 'user':
-      return ec ? callers.user.enterpriseCloud : callers.user.limit;
+      // seed 000, "Primary rate limits": 15,000 for a "user acting through an app or OAuth app
+      // owned or approved by an enterprise-cloud organization"; personal access tokens (classic,
+      // fine-grained) keep 5,000 whatever the organization.
+      return ec && (facts.kind === 'app-user' || facts.kind === 'oauth-app')
+        ? callers.user.enterpriseCloud
+        : callers.user.limit;
     case 'installation':
       return installationLimit(facts, callers.installation);
     case 'client-credentials':

@@ -23,10 +23,19 @@ describe('identityOf', () => {
     }
   });
 
-  it('gives 15,000 to a user acting through an enterprise-cloud app', () => {
-    expect(identityOf({ kind: 'app-user', user: 'octocat', enterpriseCloud: true }, config).limits.core).toBe(
-      15000,
-    );
+  it('gives 15,000 to a user acting through an enterprise-cloud app or OAuth app', () => {
+    for (const kind of ['app-user', 'oauth-app'] as const) {
+      expect(identityOf({ kind, user: 'octocat', enterpriseCloud: true }, config).limits.core).toBe(15000);
+    }
+  });
+
+  it('keeps personal access tokens at 5,000 even in an enterprise-cloud organization', () => {
+    for (const kind of ['classic', 'fine-grained'] as const) {
+      expect(identityOf({ kind, user: 'octocat', enterpriseCloud: true }, config).limits).toMatchObject({
+        core: 5000,
+        graphql: 5000,
+      });
+    }
   });
 
   it('counts an installation per installation with the scaling formula', () => {
@@ -70,6 +79,21 @@ describe('identityOf', () => {
 });
 
 describe('primaryLimits', () => {
+  it('gives a user the enterprise-cloud number only through an app or OAuth app', () => {
+    expect(primaryLimits({ caller: 'user', kind: 'app-user', enterpriseCloud: true }, config).core).toBe(
+      15000,
+    );
+    expect(primaryLimits({ caller: 'user', kind: 'oauth-app', enterpriseCloud: true }, config).core).toBe(
+      15000,
+    );
+    expect(primaryLimits({ caller: 'user', kind: 'classic', enterpriseCloud: true }, config).core).toBe(5000);
+    expect(primaryLimits({ caller: 'user', kind: 'fine-grained', enterpriseCloud: true }, config).core).toBe(
+      5000,
+    );
+    // Without the kind, nothing says the user acts through an app: the plain user limit.
+    expect(primaryLimits({ caller: 'user', enterpriseCloud: true }, config).core).toBe(5000);
+  });
+
   it('gives authenticated callers 3,000 lfs requests per minute and 30 searches', () => {
     expect(primaryLimits({ caller: 'installation' }, config)).toEqual({
       core: 5000,
