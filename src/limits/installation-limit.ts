@@ -1,4 +1,5 @@
 /** The primary limit of an app installation: seed 000's scaling formula. */
+import { TollgateError } from '../errors.js';
 import type { InstallationLimitRule } from './limits-config.js';
 
 /**
@@ -28,12 +29,29 @@ export interface InstallationFacts {
  * installationLimit({ repositoriesCount: 50, usersCount: 30 }, config.primary.callers.installation); // 7000
  */
 export function installationLimit(facts: InstallationFacts, rule: InstallationLimitRule): number {
+  // Checked even on enterprise cloud: a bad count is a setup mistake wherever it appears.
+  const repositoriesCount = count(facts.repositoriesCount, 'repositoriesCount');
+  const usersCount = count(facts.usersCount, 'usersCount');
   if (facts.enterpriseCloud === true) return rule.enterpriseCloud;
-  const repositories = Math.max(0, (facts.repositoriesCount ?? 0) - rule.repositoriesIncluded);
-  const users = Math.max(0, (facts.usersCount ?? 0) - rule.usersIncluded);
+  const repositories = Math.max(0, repositoriesCount - rule.repositoriesIncluded);
+  const users = Math.max(0, usersCount - rule.usersIncluded);
   // The ceiling never lowers the base: "minimum 5,000" holds whatever the table says.
   return Math.max(
     rule.limit,
     Math.min(rule.ceiling, rule.limit + repositories * rule.perRepository + users * rule.perUser),
+  );
+}
+
+/**
+ * A count as the formula needs it: absent is 0; anything but a non-negative integer throws, since
+ * NaN (or a string) would make the limit NaN, and a NaN limit denies nothing.
+ */
+function count(value: unknown, name: string): number {
+  if (value === undefined) return 0;
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
+  const shown = typeof value === 'string' ? JSON.stringify(value) : String(value);
+  throw new TollgateError(
+    'TOLLGATE_INVALID_TOKEN',
+    `limits: \`${name}\` must be a non-negative integer, got \`${shown}\``,
   );
 }

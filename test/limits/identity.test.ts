@@ -68,6 +68,19 @@ describe('identityOf', () => {
     ).toBe(15000);
   });
 
+  it('throws TOLLGATE_INVALID_TOKEN for an installation count that would disable its limit', () => {
+    for (const repositoriesCount of [Number.NaN, '50', -3, 1.5]) {
+      expect(() =>
+        identityOf({ kind: 'app-installation', installation: '1', repositoriesCount } as never, config),
+      ).toThrow(
+        expect.objectContaining({
+          code: 'TOLLGATE_INVALID_TOKEN',
+          message: expect.stringContaining('`repositoriesCount`'),
+        }),
+      );
+    }
+  });
+
   it('throws TOLLGATE_INVALID_TOKEN when the fact that keys the identity is missing', () => {
     expect(() => identityOf({ kind: 'classic' }, config)).toThrow(
       expect.objectContaining({ code: 'TOLLGATE_INVALID_TOKEN', message: expect.stringContaining('`user`') }),

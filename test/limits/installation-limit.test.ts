@@ -31,4 +31,25 @@ describe('installationLimit', () => {
       15000,
     );
   });
+
+  it('throws TOLLGATE_INVALID_TOKEN naming a count that is not a non-negative integer', () => {
+    const bad: [string, unknown][] = [
+      ['repositoriesCount', Number.NaN],
+      ['repositoriesCount', Number.POSITIVE_INFINITY],
+      ['repositoriesCount', -1],
+      ['repositoriesCount', 2.5],
+      ['repositoriesCount', '50'],
+      ['usersCount', Number.NaN],
+      ['usersCount', '30'],
+    ];
+    for (const [name, value] of bad) {
+      const shown = typeof value === 'string' ? `"${value}"` : String(value);
+      expect(() => installationLimit({ [name]: value } as never, rule)).toThrow(
+        expect.objectContaining({
+          code: 'TOLLGATE_INVALID_TOKEN',
+          message: expect.stringContaining(`\`${shown}\``),
+        }),
+      );
+    }
+  });
 });
