@@ -8,6 +8,8 @@ import { parseTokenText } from '../tables/token-text.js';
 import { oneOf } from './args.js';
 import { UsageError } from './io.js';
 
+const article = (word: string) => (/^[aeiou]/.test(word) ? 'an' : 'a');
+
 /** The token flags as parsed. */
 export interface TokenFlags {
   readonly token?: string;
@@ -64,13 +66,20 @@ export function tokenFromFlags(flags: TokenFlags, tables: PolicyTables): Token {
   const permitted =
     kind === 'fine-grained' || kind === 'app-user' || kind === 'app-installation' || kind === 'workflow';
   if (scopes.length > 0 && !scoped)
-    throw new UsageError(`a ${kind} token has no scopes; \`--scope\` goes with --kind classic or oauth-app`);
+    throw new UsageError(
+      `${article(kind)} ${kind} token has no scopes; \`--scope\` goes with --kind classic or oauth-app`,
+    );
   if (permissionArgs.length > 0 && !permitted)
     throw new UsageError(
-      `a ${kind} token has no permissions; \`--permission\` goes with --kind fine-grained, app-user, app-installation or workflow`,
+      `${article(kind)} ${kind} token has no permissions; \`--permission\` goes with --kind fine-grained, app-user, app-installation or workflow`,
     );
   if (scoped) return { kind, scopes } as Token;
   if (permitted) {
+    for (const name of flags.repository ?? [])
+      if (!/^[^/\s]+\/[^/\s]+$/.test(name))
+        throw new UsageError(
+          `invalid repository \`${name}\`; write \`owner/repo\`, e.g. \`--repository acme/app\``,
+        );
     const repositories = flags.repository?.length ? flags.repository : 'all';
     return { kind, permissions, repositories } as Token;
   }

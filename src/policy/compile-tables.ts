@@ -253,10 +253,13 @@ export function compileTables(sources: TableSources): { tables?: PolicyTables; i
   try {
     return { tables: { endpoints, routes: compileRoutes(routeInputs), scopeClosure, permissions }, issues };
   } catch (error) {
-    report(sources.permissions, ['endpoints'], {
-      code: 'invalid_template',
-      message: `route table: ${error instanceof Error ? error.message : String(error)}`,
-    });
+    // The matcher names the endpoint it refused: report it where that endpoint was written.
+    const message = error instanceof Error ? error.message : String(error);
+    const named = /`((?:GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS) \/[^`]*)`/.exec(message)?.[1];
+    const owner = named === undefined ? undefined : merged.get(named);
+    if (owner === undefined || named === undefined)
+      report(sources.permissions, ['endpoints'], { code: 'invalid_template', message });
+    else report(owner.source, ['endpoints', named], { code: 'invalid_template', message }, true);
     return { issues };
   }
 }

@@ -101,8 +101,9 @@ function visibilityPlan(
       );
   }
   const headers: Record<string, string> = {};
-  if (entry.fineGrained !== null)
-    headers[names.acceptedPermissions] = formatAcceptedPermissions(entry.fineGrained);
+  // An endpoint that needs no permission (GET /rate_limit) sends no empty header.
+  const accepted = entry.fineGrained === null ? '' : formatAcceptedPermissions(entry.fineGrained);
+  if (accepted !== '') headers[names.acceptedPermissions] = accepted;
   const acceptedScopesHeader = isPrivate ? entry.acceptedScopesPrivateHeader : entry.acceptedScopesHeader;
   if (acceptedScopesHeader !== null) headers[names.acceptedOAuthScopes] = acceptedScopesHeader;
   const scopes = classic.requirement;
@@ -116,8 +117,7 @@ function visibilityPlan(
     scopesShown: classic.shown,
     requirement: Object.freeze({ fineGrained: entry.fineGrained, classic: scopes }),
     headers: Object.freeze(headers),
-    acceptedPermissionsHeader:
-      entry.fineGrained === null ? null : formatAcceptedPermissions(entry.fineGrained),
+    acceptedPermissionsHeader: accepted === '' ? null : accepted,
     acceptedScopesHeader,
     refusals,
   };

@@ -84,6 +84,18 @@ describe('CLI bad input: one line, exit 2, no stack trace', () => {
     );
   });
 
+  it('rejects a repository that is not owner/repo, and permissions on an anonymous caller', async () => {
+    expectOneLineError(
+      await run('explain', 'GET', '/x', '--kind', 'fine-grained', '--repository', 'acme'),
+      'invalid repository `acme`',
+      'owner/repo',
+    );
+    expectOneLineError(
+      await run('explain', 'GET', '/x', '--permission', 'issues=read'),
+      'an anonymous token has no permissions',
+    );
+  });
+
   it('rejects scopes on a fine-grained token', async () => {
     expectOneLineError(
       await run('explain', 'GET', '/x', '--kind', 'fine-grained', '--scope', 'repo'),

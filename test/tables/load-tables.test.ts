@@ -79,4 +79,15 @@ describe('overlays', () => {
     expect(broken.issues[0]?.source.file).toBe('broken.yaml');
     expect(broken.issues[0]?.source.line).toBeGreaterThan(0);
   });
+
+  it('report a route the matcher refuses where the overlay wrote it', () => {
+    // Same method and position as `PATCH /repos/{owner}/{repo}/issues/{issue_number}`, other parameter name.
+    const file = overlay(
+      'clash.yaml',
+      'version: 1\nendpoints:\n  PATCH /repos/{owner}/{repo}/issues/{number}:\n    fine_grained: [{issues: write}]\n',
+    );
+    expect(() => loadTablesWithOverlays([file])).toThrow(
+      /clash\.yaml:3:3: route table: `PATCH \/repos\/\{owner\}\/\{repo\}\/issues\/\{number\}`/,
+    );
+  });
 });
