@@ -39,6 +39,18 @@ function invalid(message: string): TollgateError {
 }
 
 /**
+ * The CPU time of a finished request, checked where it enters: non-finite or negative is misuse
+ * (Infinity would deny the identity forever). A large finite value is clamped by the CPU rule.
+ */
+function checkCpu(cpuMs: number | undefined): number {
+  if (cpuMs === undefined) return 0;
+  if (typeof cpuMs !== 'number' || !Number.isFinite(cpuMs) || cpuMs < 0) {
+    throw invalid(`\`cpuMs\` must be a finite number of milliseconds >= 0, got \`${String(cpuMs)}\``);
+  }
+  return cpuMs;
+}
+
+/**
  * Creates a limiter over a store (default: memory), a clock (default: `Date.now`) and a config
  * (default: the shipped table). Verdicts are values; only misuse throws (`TOLLGATE_INVALID_OPTION`).
  * @example
@@ -118,30 +130,28 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
     cpuMs: 0,
   };
   const complete = (ticket: Ticket, facts: CompleteFacts) => {
+    const cpuMs = checkCpu(facts.cpuMs);
     const settled = (ticket as SettledTicket)[SETTLED];
     if (settled !== undefined) return settled;
     let verdict: Verdict | Promise<Verdict>;
     if (!store.sync) {
-      verdict = store.apply(
-        { kind: 'complete', ticket, status: facts.status, cpuMs: facts.cpuMs ?? 0 },
-        clock(),
-        config,
-      );
+      verdict = store.apply({ kind: 'complete', ticket, status: facts.status, cpuMs }, clock(), config);
     } else {
       // As for admissions: a synchronous store is done with the event when apply returns.
       completion.ticket = ticket;
       completion.status = facts.status;
-      completion.cpuMs = facts.cpuMs ?? 0;
+      completion.cpuMs = cpuMs;
       verdict = store.apply(completion, clock(), config);
     }
     (ticket as SettledTicket)[SETTLED] = verdict;
     return verdict;
   };
 
-  const release = (ticket: Ticket, cpuMs = 0) => {
+  const release = (ticket: Ticket, cpuMs?: number) => {
+    const charge = checkCpu(cpuMs);
     const settled = (ticket as SettledTicket)[SETTLED];
     if (settled !== undefined) return settled;
-    const verdict = store.apply({ kind: 'release', ticket, cpuMs }, clock(), config);
+    const verdict = store.apply({ kind: 'release', ticket, cpuMs: charge }, clock(), config);
     (ticket as SettledTicket)[SETTLED] = verdict;
     return verdict;
   };

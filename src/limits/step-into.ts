@@ -174,12 +174,18 @@ function finish(
     storedUsed > 0;
   const used = refund ? storedUsed - 1 : storedUsed;
   const inFlight = elapsed >= sec.concurrency.leaseMs || src[so + 1]! <= 0 ? 0 : src[so + 1]! - 1;
+  // One request's charge is clamped to the rule's capacity, so the worst debt one completion can
+  // leave recovers within one window: a mismeasured `cpuMs` (1e12, about 21 years) must not lock
+  // an identity out for longer than the rule's own window. (NaN charges nothing; the limiter
+  // rejects non-finite and negative values before they get here.)
   const cpuMs = e.cpuMs > 0 ? Math.ceil(e.cpuMs) : 0;
   const cw = sec.cpu.windowMs;
   const rest = refillSpent(src[so + 2]!, sec.points.rest, elapsed);
   const gql = refillSpent(src[so + 3]!, sec.points.graphql, elapsed);
-  const cpu = refillSpent(src[so + 4]!, sec.cpu.totalMs, elapsed) + cpuMs * cw;
-  const gqlCpu = refillSpent(src[so + 5]!, sec.cpu.graphqlMs, elapsed) + (ticket.graphql ? cpuMs * cw : 0);
+  const cpu = refillSpent(src[so + 4]!, sec.cpu.totalMs, elapsed) + Math.min(cpuMs, sec.cpu.totalMs) * cw;
+  const gqlCpu =
+    refillSpent(src[so + 5]!, sec.cpu.graphqlMs, elapsed) +
+    (ticket.graphql ? Math.min(cpuMs, sec.cpu.graphqlMs) * cw : 0);
   const minute = refillSpent(src[so + 6]!, sec.content.perMinute, elapsed);
   const hour = refillSpent(src[so + 7]!, sec.content.perHour, elapsed);
   if (dst !== src || dso !== so) copyRow(src, so, dst, dso);

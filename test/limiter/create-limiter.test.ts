@@ -114,6 +114,36 @@ describe('createLimiter', () => {
     expect(await limiter.store.read(identity.key)).toMatchObject({ inFlight: 0, coreUsed: 0 });
   });
 
+  it('throws TOLLGATE_INVALID_OPTION for a cpuMs that is not finite or is negative, and settles nothing', () => {
+    const limiter = createLimiter({ clock: fakeClock().now });
+    const identity = limiter.identify({ kind: 'classic', user: 'octocat' });
+    const ticket = limiter.admit({ identity }).ticket!;
+    for (const cpuMs of [Number.POSITIVE_INFINITY, Number.NaN, -1, '12' as unknown as number]) {
+      expect(() => limiter.complete(ticket, { status: 200, cpuMs })).toThrow(
+        expect.objectContaining({
+          code: 'TOLLGATE_INVALID_OPTION',
+          message: expect.stringContaining('`cpuMs`'),
+        }),
+      );
+      expect(() => limiter.release(ticket, cpuMs)).toThrow(
+        expect.objectContaining({ code: 'TOLLGATE_INVALID_OPTION' }),
+      );
+    }
+    expect(limiter.store.read(identity.key)).toMatchObject({ inFlight: 1, cpu: 0 });
+    limiter.complete(ticket, { status: 200, cpuMs: 5 });
+    expect(limiter.store.read(identity.key)).toMatchObject({ inFlight: 0 });
+    expect(limiter.admit({ identity }).allowed).toBe(true);
+  });
+
+  it('lets an identity charged a huge finite cpuMs in again within one CPU window', () => {
+    const clock = fakeClock();
+    const limiter = createLimiter({ clock: clock.now });
+    const identity = limiter.identify({ kind: 'classic', user: 'octocat' });
+    limiter.complete(limiter.admit({ identity }).ticket!, { status: 200, cpuMs: 1e12 });
+    clock.advance(60_000);
+    expect(limiter.admit({ identity }).allowed).toBe(true);
+  });
+
   it('keeps a settled ticket plain data: its JSON does not change', () => {
     const limiter = createLimiter({ clock: fakeClock().now });
     const identity = limiter.identify({ kind: 'classic', user: 'octocat' });

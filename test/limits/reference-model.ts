@@ -172,8 +172,10 @@ export class ReferenceLimits {
     id.inFlight =
       now - id.lastEvent >= this.c.secondary.concurrency.leaseMs ? 0 : Math.max(0, id.inFlight - 1);
     id.lastEvent = now;
-    id.cpu.available -= cpuMs * id.cpu.windowMs;
-    if (ticket.graphql) id.graphqlCpu.available -= cpuMs * id.graphqlCpu.windowMs;
+    // One request charges at most the rule's capacity (its debt recovers within one window).
+    const cpu = this.c.secondary.cpu;
+    id.cpu.available -= Math.min(cpuMs, cpu.totalMs) * id.cpu.windowMs;
+    if (ticket.graphql) id.graphqlCpu.available -= Math.min(cpuMs, cpu.graphqlMs) * id.graphqlCpu.windowMs;
     const stored = id.windows.get(ticket.resource);
     if (
       status === 304 &&

@@ -201,6 +201,26 @@ describe('secondary limits', () => {
     expect(c.admit(T0).allowed).toBe(true); // REST still has 30 s of CPU
   });
 
+  it("clamps one request's CPU charge to the rule's capacity, so even 1e12 ms recovers within one window", () => {
+    const c = caller();
+    const first = c.admit(T0);
+    c.complete(T0, first.ticket!, 200, 89_999); // just below the bucket: still admitted
+    const second = c.admit(T0);
+    c.complete(T0, second.ticket!, 200, 1e12); // about 21 years, mismeasured
+    const denied = c.admit(T0);
+    expect(denied).toMatchObject({ allowed: false, rule: 'cpu' });
+    expect(denied.retryAt!).toBeLessThanOrEqual(T0 + 60_000);
+    expect(c.admit(T0 + 60_000).allowed).toBe(true);
+  });
+
+  it("clamps a GraphQL CPU charge to each CPU rule's own capacity", () => {
+    const c = caller();
+    const gql = { graphql: true, resource: 'graphql' as const };
+    c.complete(T0, c.admit(T0, gql).ticket!, 200, 1e12);
+    expect(c.state).toMatchObject({ cpu: 90_000 * 60_000, graphqlCpu: 60_000 * 60_000 });
+    expect(c.admit(T0 + 60_001, gql).allowed).toBe(true);
+  });
+
   it('allows 80 content-generating requests per minute', () => {
     const c = caller();
     expect(burst(c, 80, T0, { content: true }).allowed).toBe(true);
