@@ -2,6 +2,7 @@
 import { TollgateError } from '../errors.js';
 import { identityOf, type LimitsIdentity } from '../limits/identity.js';
 import type { AdmitEvent, CompleteEvent, Ticket } from '../limits/limit-event.js';
+import { LIMITS_RESOURCES } from '../limits/limits-config.js';
 import { pointCost } from '../limits/point-cost.js';
 import { rateLimitBody } from '../limits/rate-limit-body.js';
 import type { Verdict } from '../limits/verdict.js';
@@ -90,9 +91,14 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
       }
     }
     const resource = request.resource ?? 'core';
+    // Checked against the four names, not by looking it up: `limits['__proto__']` or
+    // `limits['toString']` is not undefined, and would skip the primary limit.
+    if (resource !== 'core' && resource !== 'search' && resource !== 'graphql' && resource !== 'lfs') {
+      throw invalid(`unknown resource \`${String(resource)}\` (valid: ${LIMITS_RESOURCES.join(', ')})`);
+    }
     const identity = request.identity as HintedIdentity;
     const limit = identity.limits[resource];
-    if (limit === undefined) throw invalid(`unknown resource \`${resource}\``);
+    if (typeof limit !== 'number') throw invalid(`the identity has no limit for resource \`${resource}\``);
     const hint = identity[ROW_HINT];
     if (store.sync) {
       // A synchronous store is done with the event when apply returns: reuse one object.

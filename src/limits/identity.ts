@@ -70,8 +70,12 @@ export function identityOf(token: LimitsCaller, config: LimitsConfig): LimitsIde
  * callerClassOf('fine-grained'); // 'user'
  */
 export function callerClassOf(kind: TokenKind): CallerClass {
-  const entry = CLASSES[kind];
-  if (entry === undefined)
-    throw new TollgateError('TOLLGATE_INVALID_TOKEN', `limits: unknown token kind \`${String(kind)}\``);
-  return entry[0];
+  // Own keys only: `CLASSES['__proto__']` or `CLASSES['toString']` is not undefined.
+  if (typeof kind !== 'string' || !Object.hasOwn(CLASSES, kind)) {
+    throw new TollgateError(
+      'TOLLGATE_INVALID_TOKEN',
+      `limits: unknown token kind \`${String(kind)}\` (valid: ${Object.keys(CLASSES).join(', ')})`,
+    );
+  }
+  return CLASSES[kind][0];
 }

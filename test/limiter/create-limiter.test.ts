@@ -163,6 +163,20 @@ describe('createLimiter', () => {
     expect(body.resources.lfs).toMatchObject({ limit: 3000, used: 0 });
   });
 
+  it('throws TOLLGATE_INVALID_OPTION naming the valid resources for a prototype key or unknown resource', () => {
+    const limiter = createLimiter({ clock: fakeClock().now });
+    const identity = limiter.identify({ kind: 'classic', user: 'octocat' });
+    for (const resource of ['__proto__', 'constructor', 'toString', 'valueOf', 'rest']) {
+      expect(() => limiter.admit({ identity, resource: resource as never })).toThrow(
+        expect.objectContaining({
+          code: 'TOLLGATE_INVALID_OPTION',
+          message: expect.stringContaining('valid: core, search, graphql, lfs'),
+        }),
+      );
+    }
+    expect(limiter.store.read(identity.key)).toBeUndefined();
+  });
+
   it('throws TOLLGATE_INVALID_OPTION for a cost no bucket can hold', () => {
     const limiter = createLimiter({ clock: fakeClock().now });
     const identity = limiter.identify({ kind: 'classic', user: 'octocat' });

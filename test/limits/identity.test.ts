@@ -81,6 +81,17 @@ describe('identityOf', () => {
     }
   });
 
+  it('throws TOLLGATE_INVALID_TOKEN naming the valid kinds for a kind that is a prototype key', () => {
+    for (const kind of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'nope']) {
+      expect(() => identityOf({ kind, user: 'octocat' } as never, config)).toThrow(
+        expect.objectContaining({
+          code: 'TOLLGATE_INVALID_TOKEN',
+          message: expect.stringMatching(new RegExp(`\`${kind}\`.*valid: anonymous, classic`)),
+        }),
+      );
+    }
+  });
+
   it('throws TOLLGATE_INVALID_TOKEN when the fact that keys the identity is missing', () => {
     expect(() => identityOf({ kind: 'classic' }, config)).toThrow(
       expect.objectContaining({ code: 'TOLLGATE_INVALID_TOKEN', message: expect.stringContaining('`user`') }),
