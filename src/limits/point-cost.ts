@@ -1,4 +1,5 @@
 /** The secondary points a request costs when the endpoint table gives no cost of its own. */
+import { TollgateError } from '../errors.js';
 import type { LimitsConfig } from './limits-config.js';
 
 /**
@@ -25,7 +26,8 @@ function isRead(method: string): boolean {
 /**
  * Default point cost (seed 000, "Point costs"): GraphQL 1 without mutation, 5 with one; REST
  * GET/HEAD/OPTIONS 1, other methods 5. An endpoint's own cost (data/permissions.yaml `cost`, the
- * authoritative table for REST) takes precedence: pass it to the limiter as `cost`.
+ * authoritative table for REST) takes precedence: pass it to the limiter as `cost`. A `method`
+ * that is not a string throws `TOLLGATE_INVALID_OPTION`.
  * @example
  * import { pointCost } from 'tollgate';
  * pointCost({ method: 'POST' }, config); // 5
@@ -33,5 +35,14 @@ function isRead(method: string): boolean {
 export function pointCost(facts: PointCostFacts, config: LimitsConfig): number {
   const costs = config.costs;
   if (facts.graphql === true) return facts.mutation === true ? costs.graphql.mutation : costs.graphql.query;
-  return facts.method === undefined || isRead(facts.method) ? costs.rest.read : costs.rest.write;
+  const method = facts.method;
+  if (method === undefined) return costs.rest.read;
+  // Misuse, not a cost: `isRead` would throw a TypeError on a number.
+  if (typeof method !== 'string') {
+    throw new TollgateError(
+      'TOLLGATE_INVALID_OPTION',
+      `limits: \`method\` must be a string such as \`GET\`, got \`${String(method)}\``,
+    );
+  }
+  return isRead(method) ? costs.rest.read : costs.rest.write;
 }

@@ -177,6 +177,21 @@ describe('createLimiter', () => {
     expect(limiter.store.read(identity.key)).toBeUndefined();
   });
 
+  it('throws TOLLGATE_INVALID_OPTION for a method that is not a string, and charges nothing', () => {
+    const limiter = createLimiter({ clock: fakeClock().now });
+    const identity = limiter.identify({ kind: 'classic', user: 'octocat' });
+    for (const method of [5, null, {}]) {
+      expect(() => limiter.admit({ identity, method: method as never })).toThrow(
+        expect.objectContaining({
+          code: 'TOLLGATE_INVALID_OPTION',
+          message: expect.stringContaining('`method`'),
+        }),
+      );
+    }
+    expect(limiter.store.read(identity.key)).toBeUndefined();
+    expect(limiter.admit({ identity, method: 'get' }).allowed).toBe(true);
+  });
+
   it('throws TOLLGATE_INVALID_OPTION for a cost no bucket can hold', () => {
     const limiter = createLimiter({ clock: fakeClock().now });
     const identity = limiter.identify({ kind: 'classic', user: 'octocat' });
