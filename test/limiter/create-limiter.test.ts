@@ -144,6 +144,19 @@ describe('createLimiter', () => {
     expect(limiter.admit({ identity }).allowed).toBe(true);
   });
 
+  it('undercounts after a lease reset: a late first completion of an old ticket frees a newer slot', () => {
+    // docs/limits.md, "Concurrency lease": the documented price of forgetting in-flight counts.
+    const clock = fakeClock();
+    const limiter = createLimiter({ clock: clock.now });
+    const identity = limiter.identify({ kind: 'classic', user: 'octocat' });
+    const old = limiter.admit({ identity, cost: 0 }).ticket!;
+    clock.advance(limiter.config.secondary.concurrency.leaseMs);
+    for (let i = 0; i < 100; i++) expect(limiter.admit({ identity, cost: 0 }).allowed).toBe(true);
+    expect(limiter.admit({ identity, cost: 0 }).rule).toBe('concurrency');
+    limiter.complete(old, { status: 200 });
+    expect(limiter.admit({ identity, cost: 0 }).allowed).toBe(true); // 101 newer requests in flight
+  });
+
   it('keeps a settled ticket plain data: its JSON does not change', () => {
     const limiter = createLimiter({ clock: fakeClock().now });
     const identity = limiter.identify({ kind: 'classic', user: 'octocat' });
