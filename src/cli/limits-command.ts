@@ -54,7 +54,8 @@ function lines(
   facts: { enterpriseCloud: boolean; repositoriesCount?: number; usersCount?: number },
   config: LimitsConfig,
 ): LimitLine[] {
-  const limits = primaryLimits({ caller: callerClassOf(kind), ...facts }, config);
+  // The kind says whether a user acts through an app (seed 000: only then 15,000 on enterprise cloud).
+  const limits = primaryLimits({ caller: callerClassOf(kind), kind, ...facts }, config);
   const { resources } = config.primary;
   const sec = config.secondary;
   const windowOf = (r: LimitsResource) =>

@@ -80,10 +80,19 @@ describe('tollgate limits', () => {
     expect(out.limits).toHaveLength(11);
   });
 
-  it('gives 15,000 to an enterprise-cloud user and a shared per-user identity', async () => {
-    const { stdout } = await cli('limits', '--kind', 'fine-grained', '--enterprise-cloud');
-    expect(stdout).toMatch(/core +15,000 requests per hour/);
-    expect(stdout).toContain("shared by all of the user's tokens");
+  it('gives 15,000 to a user acting through an enterprise-cloud app, with a shared per-user identity', async () => {
+    for (const kind of ['app-user', 'oauth-app']) {
+      const { stdout } = await cli('limits', '--kind', kind, '--enterprise-cloud');
+      expect(stdout).toMatch(/core +15,000 requests per hour/);
+      expect(stdout).toContain("shared by all of the user's tokens");
+    }
+  });
+
+  it('keeps personal access tokens at 5,000 on enterprise cloud (seed 000: only through an app)', async () => {
+    for (const kind of ['classic', 'fine-grained']) {
+      const { stdout } = await cli('limits', '--kind', kind, '--enterprise-cloud');
+      expect(stdout).toMatch(/core +5,000 requests per hour/);
+    }
   });
 
   it.each([
