@@ -1,7 +1,7 @@
 /** The limiter the middleware and the simulator share: `admit` and `complete` over a store. */
 import { TollgateError } from '../errors.js';
 import { identityOf, type LimitsIdentity } from '../limits/identity.js';
-import type { AdmitEvent, CompleteEvent, Ticket } from '../limits/limit-event.js';
+import { AdmissionTicket, type AdmitEvent, type CompleteEvent, type Ticket } from '../limits/limit-event.js';
 import { LIMITS_RESOURCES } from '../limits/limits-config.js';
 import { pointCost } from '../limits/point-cost.js';
 import { rateLimitBody } from '../limits/rate-limit-body.js';
@@ -32,8 +32,6 @@ function remember(identity: HintedIdentity, hint: number, verdict: Verdict): Ver
  * the ticket object, invisible to JSON: a serialized copy (a ticket sent to another server) is a
  * new object that can settle once more, so settle each request through one copy only.
  */
-const SETTLED = Symbol('tollgate.settled');
-type SettledTicket = Ticket & { [SETTLED]?: Verdict | Promise<Verdict> };
 
 function invalid(message: string): TollgateError {
   return new TollgateError('TOLLGATE_INVALID_OPTION', `limiter: ${message}`);
@@ -137,7 +135,10 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
   };
   const complete = (ticket: Ticket, facts: CompleteFacts) => {
     const cpuMs = checkCpu(facts.cpuMs);
-    const settled = (ticket as SettledTicket)[SETTLED];
+    const settled =
+      ticket instanceof AdmissionTicket
+        ? (ticket.settledAnswer() as Verdict | Promise<Verdict> | undefined)
+        : undefined;
     if (settled !== undefined) return settled;
     let verdict: Verdict | Promise<Verdict>;
     if (!store.sync) {
@@ -149,16 +150,19 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
       completion.cpuMs = cpuMs;
       verdict = store.apply(completion, clock(), config);
     }
-    (ticket as SettledTicket)[SETTLED] = verdict;
+    if (ticket instanceof AdmissionTicket) ticket.settle(verdict);
     return verdict;
   };
 
   const release = (ticket: Ticket, cpuMs?: number) => {
     const charge = checkCpu(cpuMs);
-    const settled = (ticket as SettledTicket)[SETTLED];
+    const settled =
+      ticket instanceof AdmissionTicket
+        ? (ticket.settledAnswer() as Verdict | Promise<Verdict> | undefined)
+        : undefined;
     if (settled !== undefined) return settled;
     const verdict = store.apply({ kind: 'release', ticket, cpuMs: charge }, clock(), config);
-    (ticket as SettledTicket)[SETTLED] = verdict;
+    if (ticket instanceof AdmissionTicket) ticket.settle(verdict);
     return verdict;
   };
 

@@ -50,6 +50,52 @@ export interface Ticket {
 }
 
 /**
+ * The ticket an admission hands out. It remembers the first answer to its completion or release,
+ * so a second call (Node emits both `finish` and `close`) changes nothing. The memory is a private
+ * field: declared with the object, so settling never reshapes it, and absent from its JSON (a
+ * ticket stays plain data; a serialized copy does not carry it).
+ * @example
+ * import { AdmissionTicket } from './limit-event.js';
+ * const ticket = new AdmissionTicket('user:octocat', 'core', false, 5000, 0, -1);
+ * JSON.stringify(ticket); // '{"key":"user:octocat","resource":"core","graphql":false,"limit":5000,"countedReset":0,"hint":-1}'
+ */
+export class AdmissionTicket implements Ticket {
+  #settled: unknown = undefined;
+  readonly key: string;
+  readonly resource: LimitsResource;
+  readonly graphql: boolean;
+  readonly limit: number;
+  readonly countedReset: number;
+  readonly hint: number;
+
+  constructor(
+    key: string,
+    resource: LimitsResource,
+    graphql: boolean,
+    limit: number,
+    countedReset: number,
+    hint: number,
+  ) {
+    this.key = key;
+    this.resource = resource;
+    this.graphql = graphql;
+    this.limit = limit;
+    this.countedReset = countedReset;
+    this.hint = hint;
+  }
+
+  /** The first answer to `complete` or `release`, or undefined while the request is in flight. */
+  settledAnswer(): unknown {
+    return this.#settled;
+  }
+
+  /** Records the first answer; later ones are ignored. */
+  settle(answer: unknown): void {
+    if (this.#settled === undefined) this.#settled = answer;
+  }
+}
+
+/**
  * The response was sent: frees the in-flight slot, charges the CPU time (seed 000: CPU is a
  * secondary rule) and refunds the primary count of a 304 (seed 000, "Polling rules", rule 2).
  * @example

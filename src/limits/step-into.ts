@@ -2,7 +2,13 @@
 // Hot path: one call per admission and one per completion; bench/limits.mjs guards its speed.
 import { allowedVerdict, deniedVerdict } from './answers.js';
 import { currentReset, windowUsed } from './fixed-window.js';
-import type { AdmitEvent, CompleteEvent, LimitEvent, ReleaseEvent, Ticket } from './limit-event.js';
+import {
+  AdmissionTicket,
+  type AdmitEvent,
+  type CompleteEvent,
+  type LimitEvent,
+  type ReleaseEvent,
+} from './limit-event.js';
 import type { LimitRule, LimitsConfig, LimitsResource } from './limits-config.js';
 import { resourceWindowMs } from './primary-limit.js';
 import type { StateRow } from './state-layout.js';
@@ -138,14 +144,7 @@ function admit(
     dst[dso + ws] = reset;
     dst[dso + ws + 1] = newUsed;
   }
-  const ticket: Ticket = {
-    key: e.key,
-    resource: e.resource,
-    graphql: e.graphql,
-    limit: e.limit,
-    countedReset: counted ? reset : 0,
-    hint,
-  };
+  const ticket = new AdmissionTicket(e.key, e.resource, e.graphql, e.limit, counted ? reset : 0, hint);
   return allowedVerdict(e.resource, e.limit, newUsed, reset, ticket, config);
 }
 
