@@ -1,5 +1,4 @@
 /** Per-endpoint plans compiled once by `createPolicy`: what the hot path would otherwise recompute per request. */
-import { formatAcceptedPermissions } from './header-format.js';
 import { type Outcome, outcome } from './outcome.js';
 import type { ResolvedPolicyOptions } from './policy-options.js';
 import type { EndpointEntry, PolicyTables } from './tables.js';
@@ -102,7 +101,7 @@ function visibilityPlan(
   }
   const headers: Record<string, string> = {};
   // An endpoint that needs no permission (GET /rate_limit) sends no empty header.
-  const accepted = entry.fineGrained === null ? '' : formatAcceptedPermissions(entry.fineGrained);
+  const accepted = entry.acceptedPermissionsHeader ?? '';
   if (accepted !== '') headers[names.acceptedPermissions] = accepted;
   const acceptedScopesHeader = isPrivate ? entry.acceptedScopesPrivateHeader : entry.acceptedScopesHeader;
   if (acceptedScopesHeader !== null) headers[names.acceptedOAuthScopes] = acceptedScopesHeader;

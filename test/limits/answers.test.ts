@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { deniedVerdict, limitedResponse, rateLimitHeaders } from '../../src/limits/answers.js';
+import { LIMIT_RULES } from '../../src/limits/limits-config.js';
 import { httpDate, notModified, pollInterval, pollingHeaders } from '../../src/limits/poll-interval.js';
 import { rateLimitBody } from '../../src/limits/rate-limit-body.js';
 import { step } from '../../src/limits/step.js';
@@ -63,15 +64,9 @@ describe('limited response', () => {
   });
 
   it('names the secondary limit in every secondary message', () => {
-    for (const rule of [
-      'concurrency',
-      'rest_points',
-      'graphql_points',
-      'cpu',
-      'graphql_cpu',
-      'content_per_minute',
-      'content_per_hour',
-    ] as const) {
+    const secondary = LIMIT_RULES.filter((rule) => rule !== 'primary');
+    expect(secondary).toHaveLength(7);
+    for (const rule of secondary) {
       const verdict = deniedVerdict(rule, 'user:a', 'core', 5000, 10, T0, T0 + 1000, T0, config);
       expect(verdict.body?.message).toMatch(/secondary rate limit/);
     }
