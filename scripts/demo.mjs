@@ -47,7 +47,7 @@ const runs = [
 let failures = 0;
 for (const args of runs) {
   process.stdout.write(`\n$ tollgate ${args.join(' ')}\n`);
-  const result = spawnSync(process.execPath, ['dist/cli/main.js', ...args], { encoding: 'utf8' });
+  const result = spawnSync(process.execPath, ['dist/cli/bin.js', ...args], { encoding: 'utf8' });
   process.stdout.write(result.stdout);
   process.stdout.write(result.stderr);
   // explain exits 1 for a deny; anything else above 1 is a failure of the demo itself.

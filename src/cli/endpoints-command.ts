@@ -9,7 +9,15 @@ const HELP = `usage: tollgate endpoints [--json] [--overlay FILE...]
 
 Lists every endpoint of the table. --json prints an array of
 {method, path, fine_grained, classic, classic_shown, classic_private, tokens, tokens_shown, public,
- owner_only, additional, cost, content, resource, counts_against_primary, page_size, source}.`;
+ owner_only, additional, cost, content, resource, counts_against_primary, page_size, source}.
+
+  --json                print the table as JSON
+  --overlay FILE        apply an overlay table (repeatable)
+
+example:
+  tollgate endpoints --json
+
+exit: 0 printed, 2 bad input`;
 
 /** The stable JSON form of one endpoint (`tollgate endpoints --json`). */
 export function endpointJson(entry: EndpointEntry) {

@@ -20,6 +20,9 @@ const HELP = `usage: tollgate explain METHOD PATH [options]
   --overlay FILE             apply an overlay table (repeatable)
   --json                     print the Decision as JSON
 
+example:
+  tollgate explain GET /repos/acme/app/issues/events/7 --kind fine-grained --permission contents=read
+
 exit: 0 allowed, 1 denied, 2 bad input`;
 
 function requirementText(decision: Decision): string[] {
@@ -76,7 +79,9 @@ export const explainCommand: Command = (args, io) => {
     return EXIT.ok;
   }
   if (positionals.length !== 2)
-    throw new UsageError('explain: expected METHOD PATH, e.g. `tollgate explain GET /repos/acme/app/issues`');
+    throw new UsageError(
+      'explain: expected METHOD PATH, e.g. `tollgate explain GET /repos/acme/app/issues/events`',
+    );
   const method = oneOf('method', positionals[0]!.toUpperCase(), HTTP_METHODS);
   const path = positionals[1]!;
   const overlays = (values.overlay as string[] | undefined) ?? [];

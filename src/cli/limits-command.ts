@@ -21,6 +21,9 @@ const HELP = `usage: tollgate limits --kind K [options]
   --enterprise-cloud    the caller belongs to an enterprise-cloud organization
   --json                print the limits as JSON
 
+example:
+  tollgate limits --kind app-installation --repositories 50 --users 30
+
 exit: 0 printed, 2 bad input`;
 
 /** One line of the answer. */

@@ -1,9 +1,9 @@
-#!/usr/bin/env node
-/** The `tollgate` command: dispatches to one file per command, maps errors to exit codes. */
+/** The `tollgate` command as a function: dispatches to one file per command, maps errors to exit codes. */
 import { isTollgateError } from '../errors.js';
 import { didYouMean } from '../tables/suggest.js';
 import { commands } from './commands.js';
 import { type CliIo, EXIT, UsageError } from './io.js';
+import { TOLLGATE_VERSION } from './version.js';
 
 const USAGE = `usage: tollgate <command> [options]
 
@@ -13,14 +13,28 @@ commands:
   validate FILE...      validate table, overlay or token files
   limits --kind K       the rate limits that apply to a caller
 
-run \`tollgate <command> --help\` for a command's options`;
+options:
+  --help, -h            this text; \`tollgate <command> --help\` for a command's options
+  --version, -v         the package version
+
+example:
+  tollgate explain GET /repos/acme/app/issues/events/7 --kind fine-grained --permission issues=read`;
 
 /** Runs the CLI with `argv` (without node and script) and returns the exit code. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+  if (name === undefined) {
+    // No command is bad input: a pipeline that forgot its arguments must not pass.
+    io.stderr(`${USAGE}\n`);
+    return EXIT.badInput;
+  }
+  if (name === '--help' || name === '-h' || name === 'help') {
     io.stdout(`${USAGE}\n`);
-    return name === undefined ? EXIT.badInput : EXIT.ok;
+    return EXIT.ok;
+  }
+  if (name === '--version' || name === '-v' || name === 'version') {
+    io.stdout(`${TOLLGATE_VERSION}\n`);
+    return EXIT.ok;
   }
   const load = commands[name];
   if (load === undefined) {
@@ -41,24 +55,4 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     }
     throw error;
   }
-}
-
-const isMain = process.argv[1] !== undefined && /cli[\\/]main\.(js|ts)$/.test(process.argv[1]);
-if (isMain) {
-  const io: CliIo = {
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
-    isTty: process.stdout.isTTY === true,
-  };
-  runCli(process.argv.slice(2), io).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      process.stderr.write(
-        `tollgate: internal error: ${error instanceof Error ? error.message : String(error)}\n`,
-      );
-      process.exitCode = 70;
-    },
-  );
 }

@@ -1,7 +1,5 @@
-/** Builds the token `explain` and `check` use from `--token FILE` or `--kind/--scope/--permission`. */
-import { TollgateError } from '../errors.js';
 import { type Level, type PolicyTables, TOKEN_KINDS, type Token, type TokenKind } from '../policy/index.js';
-import { formatIssue } from '../tables/issue.js';
+import { issuesError } from '../tables/issue.js';
 import { readTextFile } from '../tables/load-tables.js';
 import { didYouMean } from '../tables/suggest.js';
 import { parseTokenText } from '../tables/token-text.js';
@@ -26,14 +24,7 @@ export function tokenFromFlags(flags: TokenFlags, tables: PolicyTables): Token {
       throw new UsageError('use either `--token FILE` or `--kind` with `--scope`/`--permission`, not both');
     const { token, issues } = parseTokenText(readTextFile(flags.token), flags.token, tables);
     if (token === undefined) {
-      const lines = issues.map(formatIssue);
-      throw new TollgateError(
-        'TOLLGATE_INVALID_TOKEN',
-        lines.length === 1 ? lines[0]! : `${lines.length} problems in \`${flags.token}\``,
-        {
-          details: lines.length === 1 ? [] : lines,
-        },
-      );
+      throw issuesError('TOLLGATE_INVALID_TOKEN', issues, `\`${flags.token}\``);
     }
     return token;
   }

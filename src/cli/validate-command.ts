@@ -1,7 +1,7 @@
 /** `tollgate validate FILE...`: checks tables, overlays and token files; every problem, one line each. */
 import { compileTables } from '../policy/index.js';
 import type { RawPermissionsTable, RawScopesTable } from '../policy/tables.js';
-import { formatIssue, type Issue } from '../tables/issue.js';
+import { formatIssue, type Issue, inFileOrder } from '../tables/issue.js';
 import { loadTableText } from '../tables/load-table-text.js';
 import { readTextFile } from '../tables/load-tables.js';
 import type { SchemaName } from '../tables/schema-validator.js';
@@ -10,6 +10,18 @@ import { parseTokenText } from '../tables/token-text.js';
 import { parseSourceDocument } from '../tables/yaml-document.js';
 import { parseCommandArgs } from './args.js';
 import { type Command, EXIT, UsageError } from './io.js';
+
+const HELP = `usage: tollgate validate FILE...
+
+Validates tables, overlays, limits tables and token files (YAML or JSON), telling them apart by
+their top-level keys, and prints every problem as file:line:col: message (hint).
+
+  --help, -h            this text
+
+example:
+  tollgate validate data/permissions.yaml examples/tokens/ci-reader.yaml
+
+exit: 0 valid, 2 problems`;
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -74,9 +86,7 @@ export const validateCommand: Command = async (args, io) => {
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
-    io.stdout(
-      'usage: tollgate validate FILE...\n\nValidates tables, overlays, limits tables and token files. exit: 0 valid, 2 problems\n',
-    );
+    io.stdout(`${HELP}\n`);
     return EXIT.ok;
   }
   if (positionals.length === 0) throw new UsageError('validate: expected at least one FILE');
@@ -84,7 +94,7 @@ export const validateCommand: Command = async (args, io) => {
   for (const file of positionals) {
     const { issues, summary } = validateFile(file);
     problems += issues.length;
-    for (const issue of issues) io.stderr(`${formatIssue(issue)}\n`);
+    for (const issue of inFileOrder(issues)) io.stderr(`${formatIssue(issue)}\n`);
     if (issues.length === 0) io.stdout(`${file}: ok (${summary})\n`);
   }
   return problems === 0 ? EXIT.ok : EXIT.badInput;

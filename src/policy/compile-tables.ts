@@ -1,7 +1,5 @@
-/** Compiles the raw tables (and overlays) into the evaluator's lookup structures, checking every cross-reference. */
-import { TollgateError } from '../errors.js';
 import type { Issue, SourcePosition } from '../tables/issue.js';
-import { formatIssue } from '../tables/issue.js';
+import { issuesError } from '../tables/issue.js';
 import { didYouMean } from '../tables/suggest.js';
 import { formatAcceptedPermissions, formatAcceptedScopes } from './header-format.js';
 import { compileRoutes, type RouteInput } from './route-tree.js';
@@ -268,14 +266,7 @@ export function compileTables(sources: TableSources): { tables?: PolicyTables; i
 export function compileTablesOrThrow(sources: TableSources): PolicyTables {
   const { tables, issues } = compileTables(sources);
   if (tables === undefined) {
-    const lines = issues.map(formatIssue);
-    throw new TollgateError(
-      'TOLLGATE_INVALID_TABLE',
-      `${lines.length} problem(s) in the tables: ${lines[0]}`,
-      {
-        details: lines,
-      },
-    );
+    throw issuesError('TOLLGATE_INVALID_TABLE', issues, 'the tables');
   }
   return tables;
 }

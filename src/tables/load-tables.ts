@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { TollgateError } from '../errors.js';
 import { compileTables } from '../policy/compile-tables.js';
 import type { PolicyTables, RawPermissionsTable } from '../policy/tables.js';
-import { formatIssue, type Issue } from './issue.js';
+import { type Issue, issuesError } from './issue.js';
 import { loadTableText } from './load-table-text.js';
 import { shippedSources } from './shipped-tables.js';
 
@@ -20,11 +20,7 @@ export function readTextFile(file: string): string {
 
 /** Throws one TOLLGATE_INVALID_TABLE error that lists every issue, one per line. */
 export function throwIssues(issues: readonly Issue[]): never {
-  const lines = issues.map(formatIssue);
-  if (lines.length === 1) throw new TollgateError('TOLLGATE_INVALID_TABLE', lines[0]!);
-  throw new TollgateError('TOLLGATE_INVALID_TABLE', `${lines.length} problems, one per line below`, {
-    details: lines,
-  });
+  throw issuesError('TOLLGATE_INVALID_TABLE', issues, 'the tables');
 }
 
 /**

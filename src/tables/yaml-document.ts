@@ -1,6 +1,6 @@
 /** YAML (or JSON) text parsed into a plain value that remembers where each value came from. */
 import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
-import type { Issue, SourcePosition } from './issue.js';
+import { type Issue, inFileOrder, type SourcePosition } from './issue.js';
 
 /** A parsed document: its plain value, syntax problems, and a locator for any path inside it. */
 export interface SourceDocument {
@@ -25,12 +25,13 @@ export function parseSourceDocument(text: string, file: string): SourceDocument 
     const { line, col } = lineCounter.linePos(offset);
     return { file, line, column: col };
   };
-  const issues: Issue[] = document.errors.map((error) => ({
+  const syntaxIssue = (message: string, offset: number): Issue => ({
     code: 'yaml_syntax',
-    message: `invalid YAML: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`,
+    message: `invalid YAML: ${message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`,
     path: [],
-    source: at(error.pos[0]),
-  }));
+    source: at(offset),
+  });
+  const issues = inFileOrder(document.errors.map((error) => syntaxIssue(error.message, error.pos[0])));
   const locate = (path: readonly (string | number)[], options: { key?: boolean } = {}): SourcePosition => {
     for (let depth = path.length; depth >= 0; depth--) {
       const prefix = path.slice(0, depth);
@@ -51,6 +52,14 @@ export function parseSourceDocument(text: string, file: string): SourceDocument 
     }
     return { file, line: 1, column: 1 };
   };
-  const value = issues.length > 0 ? undefined : document.toJS({ maxAliasCount: 100 });
+  let value: unknown;
+  if (issues.length === 0) {
+    try {
+      value = document.toJS({ maxAliasCount: 100 });
+    } catch (error) {
+      // An alias to an undefined anchor, or an alias bomb past maxAliasCount, surfaces only here.
+      issues.push(syntaxIssue(error instanceof Error ? error.message : String(error), 0));
+    }
+  }
   return { file, value, issues, locate };
 }

@@ -186,3 +186,58 @@ describe('tollgate validate', () => {
     expect(result.stderr).toContain('what.yaml:1:1: cannot tell what this file is');
   });
 });
+
+describe('CLI: malformed YAML', () => {
+  const problemLines = (stderr: string) =>
+    stderr
+      .trimEnd()
+      .split('\n')
+      .filter((line) => /:\d+:\d+: /.test(line));
+  const positions = (lines: string[]) =>
+    lines.map((line) => /:(\d+):(\d+): /.exec(line)!.slice(1).map(Number));
+
+  it.each([['validate'], ['explain --token'], ['explain --overlay']])(
+    '%s reports each problem once, in file order',
+    async (how) => {
+      const path = file('two-problems.yaml', 'kind: classic\nscopes: [repo, "x\n\n- a\nb: c\n');
+      const args =
+        how === 'validate'
+          ? ['validate', path]
+          : ['explain', 'GET', '/user', how.endsWith('token') ? '--token' : '--overlay', path];
+      const result = await run(...args);
+      expect(result.code).toBe(2);
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+      const lines = problemLines(result.stderr);
+      expect(lines.length).toBeGreaterThanOrEqual(2);
+      expect(new Set(lines).size).toBe(lines.length);
+      const sorted = [...positions(lines)].sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!);
+      expect(positions(lines)).toEqual(sorted);
+    },
+  );
+
+  it('reports an alias to an undefined anchor as invalid YAML, not an internal error', async () => {
+    expectOneLineError(
+      await run(
+        'explain',
+        'GET',
+        '/user',
+        '--token',
+        file('alias.yaml', 'kind: classic\nscopes: *nowhere\n'),
+      ),
+      'alias.yaml',
+      'invalid YAML',
+    );
+  });
+
+  it('lists each table problem once (not the first one again in the message)', async () => {
+    const overlay = file(
+      'overlay-two.yaml',
+      'version: 1\nendpoints:\n  GET /x:\n    fine_grained: [{isues: read}]\n  GET /y:\n    fine_grained: [{pull_reqs: read}]\n',
+    );
+    const result = await run('explain', 'GET', '/x', '--overlay', overlay);
+    expect(result.code).toBe(2);
+    const lines = problemLines(result.stderr);
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(lines.map((line) => line.replace(/^tollgate: /, ''))).size).toBe(lines.length);
+  });
+});

@@ -1,8 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-
-const root = join(import.meta.dirname, '..', '..');
+import { buildOnce, projectRoot as root } from '../support/build-once.js';
 
 // Runs a module in a plain Node process from the project root, so `tollgate` resolves through
 // package.json's `exports` to the built dist/, exactly as an installed package would.
@@ -13,9 +11,7 @@ function runNode(source: string): string {
   });
 }
 
-beforeAll(() => {
-  execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'pipe' });
-}, 180_000);
+beforeAll(buildOnce, 180_000);
 
 describe('the built package', () => {
   it('exports exactly the pinned names from `tollgate`', () => {
@@ -44,7 +40,7 @@ describe('the built package', () => {
   });
 
   it('runs the tollgate binary', () => {
-    const out = execFileSync(process.execPath, ['dist/cli/main.js', '--help'], {
+    const out = execFileSync(process.execPath, ['dist/cli/bin.js', '--help'], {
       cwd: root,
       encoding: 'utf8',
     });
