@@ -161,7 +161,9 @@ describe('the packed tarball', () => {
   it('runs the README quick starts verbatim, type-checked under strict nodenext', () => {
     const blocks = runnableReadmeBlocks();
     expect(blocks.length).toBeGreaterThanOrEqual(2);
-    blocks.forEach((block, i) => writeFileSync(join(consumer, `readme-${i}.mts`), withChecks(block)));
+    blocks.forEach((block, i) => {
+      writeFileSync(join(consumer, `readme-${i}.mts`), withChecks(block));
+    });
     writeFileSync(
       join(consumer, 'tsconfig.json'),
       JSON.stringify({
