@@ -56,7 +56,7 @@ if (typeof globalThis.gc !== 'function') console.log('(run with --expose-gc to c
 
 // The first compile, cold (the compiler's code not yet optimised): what a process pays at startup.
 const coldStart = process.hrtime.bigint();
-const tables = lib.loadShippedTables();
+const tables = lib.shippedTables();
 const coldCompileMs = Number((Number(process.hrtime.bigint() - coldStart) / 1e6).toFixed(2));
 const rules = lib.shippedSources.permissions.value.rules;
 const items = buildRequestMix({ tables, policy: lib.createPolicy(tables) });

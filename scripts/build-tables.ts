@@ -3,9 +3,9 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { formatIssue, type Issue } from '../src/core/issue.js';
 import { compileTables } from '../src/policy/compile-tables.js';
 import type { RawPermissionsTable, RawScopesTable } from '../src/policy/tables.js';
-import { formatIssue, type Issue } from '../src/tables/issue.js';
 import { loadTableText } from '../src/tables/load-table-text.js';
 import type { SchemaName } from '../src/tables/schema-validator.js';
 

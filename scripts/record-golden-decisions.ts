@@ -6,9 +6,9 @@ import { gzipSync } from 'node:zlib';
 // @ts-expect-error: the bench's mix is plain JavaScript
 import { buildRequestMix } from '../bench/request-mix.mjs';
 import { createPolicy } from '../src/index.js';
-import { loadShippedTables } from '../src/tables/index.js';
+import { shippedTables } from '../src/tables/index.js';
 
-const tables = loadShippedTables();
+const tables = shippedTables();
 const policy = createPolicy(tables);
 const items = buildRequestMix({ tables, policy }) as { request: object; token: object; context: object }[];
 const lines = items.map(({ request, token, context }) =>

@@ -1,9 +1,21 @@
 /** tollgate: permission and rate-limit policy engine for the repository-hosting service's REST interface. */
+// The root is what a user calls or writes down. It bundles for any runtime: no node:*, ajv or yaml
+// (test/package/neutral-bundle.test.ts). Optional concerns live behind subpaths: tollgate/tables
+// (Node: files, validation, overlays, token files), tollgate/policy (requirements and headers),
+// tollgate/limits (the pure step for custom stores), tollgate/routes (the matcher).
 
-export { authorize } from './authorize-default.js';
-export { isTollgateError, TollgateError, type TollgateErrorCode } from './errors.js';
-export * from './limiter/index.js';
-export * from './limits/index.js';
-export * from './policy/index.js';
-export * from './stores/index.js';
-export * from './tables/index.js';
+export { isTollgateError, TollgateError, type TollgateErrorCode } from './core/errors.js';
+export type { Token, TokenKind } from './core/token.js';
+export { createLimiter } from './limiter/create-limiter.js';
+export type { AdmitRequest, CompleteFacts, Limiter, LimiterOptions } from './limiter/limiter.js';
+export { limitedResponse } from './limits/answers.js';
+export type { LimitsStore } from './limits/limits-store.js';
+export { type LimitedResponse, retryDelay } from './limits/retry-delay.js';
+export type { Verdict } from './limits/verdict.js';
+export { createPolicy, type Policy } from './policy/authorize.js';
+export { authorize } from './policy/authorize-default.js';
+export type { PolicyOptions } from './policy/policy-options.js';
+export { shippedTables } from './policy/shipped-tables.js';
+export type { PolicyTables } from './policy/tables.js';
+export type { Decision, PolicyRequest, ReasonCode, ResourceContext } from './policy/types.js';
+export { createMemoryStore, type MemoryStoreOptions } from './stores/memory-store.js';

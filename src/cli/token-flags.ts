@@ -1,7 +1,7 @@
+import { issuesError } from '../core/issue.js';
+import { didYouMean } from '../core/suggest.js';
 import { type Level, type PolicyTables, TOKEN_KINDS, type Token, type TokenKind } from '../policy/index.js';
-import { issuesError } from '../tables/issue.js';
 import { readTextFile } from '../tables/load-tables.js';
-import { didYouMean } from '../tables/suggest.js';
 import { parseTokenText } from '../tables/token-text.js';
 import { oneOf } from './args.js';
 import { UsageError } from './io.js';

@@ -1,11 +1,12 @@
 /** `tollgate validate FILE...`: checks tables, overlays and token files; every problem, one line each. */
+
+import { formatIssue, type Issue, inFileOrder } from '../core/issue.js';
 import { compileTables } from '../policy/index.js';
+import { shippedSources, shippedTables } from '../policy/shipped-tables.js';
 import type { RawPermissionsTable, RawScopesTable } from '../policy/tables.js';
-import { formatIssue, type Issue, inFileOrder } from '../tables/issue.js';
 import { loadTableText } from '../tables/load-table-text.js';
 import { readTextFile } from '../tables/load-tables.js';
 import type { SchemaName } from '../tables/schema-validator.js';
-import { loadShippedTables, shippedSources } from '../tables/shipped-tables.js';
 import { parseTokenText } from '../tables/token-text.js';
 import { parseSourceDocument } from '../tables/yaml-document.js';
 import { parseCommandArgs } from './args.js';
@@ -54,7 +55,7 @@ function validateFile(file: string): { issues: Issue[]; summary: string } {
       summary: '',
     };
   if (kind === 'token') {
-    const { issues } = parseTokenText(text, file, loadShippedTables());
+    const { issues } = parseTokenText(text, file, shippedTables());
     return { issues, summary: 'token' };
   }
   if (kind === 'limits') {

@@ -2,9 +2,9 @@
 import type { LimitsCaller, LimitsIdentity } from '../limits/identity.js';
 import type { Ticket } from '../limits/limit-event.js';
 import type { LimitsConfig, LimitsResource } from '../limits/limits-config.js';
+import type { LimitsStore, SyncLimitsStore } from '../limits/limits-store.js';
 import type { RateLimitBody } from '../limits/rate-limit-body.js';
 import type { Verdict } from '../limits/verdict.js';
-import type { LimitsStore, SyncLimitsStore } from '../stores/limits-store.js';
 
 /**
  * A value, or a promise of it when the store is asynchronous.

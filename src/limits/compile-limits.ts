@@ -1,5 +1,5 @@
 /** Turns the snake_case limits table (data/limits.yaml, already parsed) into a typed LimitsConfig. */
-import { TollgateError } from '../errors.js';
+import { TollgateError } from '../core/errors.js';
 import { LIMIT_RULES, type LimitRule, type LimitsConfig, type ResourceLimit } from './limits-config.js';
 
 type Raw = Record<string, unknown>;

@@ -1,6 +1,6 @@
 /** Who a request is counted against: the identity key and primary limits of a token. */
-import { TollgateError } from '../errors.js';
-import type { IdentityFacts, TokenKind } from '../policy/types.js';
+import { TollgateError } from '../core/errors.js';
+import type { IdentityFacts, TokenKind } from '../core/token.js';
 import type { LimitsConfig } from './limits-config.js';
 import { type CallerClass, type PrimaryLimits, primaryLimits } from './primary-limit.js';
 

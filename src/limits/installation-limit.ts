@@ -1,5 +1,5 @@
 /** The primary limit of an app installation: seed 000's scaling formula. */
-import { TollgateError } from '../errors.js';
+import { TollgateError } from '../core/errors.js';
 import type { InstallationLimitRule } from './limits-config.js';
 
 /**

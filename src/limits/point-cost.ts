@@ -1,5 +1,5 @@
 /** The secondary points a request costs when the endpoint table gives no cost of its own. */
-import { TollgateError } from '../errors.js';
+import { TollgateError } from '../core/errors.js';
 import type { LimitsConfig } from './limits-config.js';
 
 /**

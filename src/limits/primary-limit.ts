@@ -1,5 +1,5 @@
 /** The primary limit of a caller on each resource, from its caller class and identity facts. */
-import type { TokenKind } from '../policy/types.js';
+import type { TokenKind } from '../core/token.js';
 import { installationLimit } from './installation-limit.js';
 import type { LimitsConfig, LimitsResource } from './limits-config.js';
 

@@ -1,12 +1,12 @@
 /** The policy evaluator: one request, one token, one context in; one Decision out. Pure. */
 // Hot path: every request runs through here; `npm run bench` guards it.
-import { TollgateError } from '../errors.js';
+import { TollgateError } from '../core/errors.js';
+import { matchRoute } from '../routes/index.js';
 import { tokenProblem } from './check-token.js';
 import { type EntryPlan, planEntry, scopeMasks, type VisibilityPlan } from './entry-plan.js';
 import { evaluateEndpoint } from './evaluate-endpoint.js';
 import { type Outcome, outcome } from './outcome.js';
 import { type PolicyOptions, type ResolvedPolicyOptions, resolvePolicyOptions } from './policy-options.js';
-import { matchRoute } from './route-tree.js';
 import type { PolicyTables } from './tables.js';
 import {
   type Decision,
@@ -34,8 +34,8 @@ export interface Policy {
 /**
  * Binds the evaluator to tables and options; compile once, then call `authorize` per request.
  * @example
- * import { createPolicy, loadShippedTables } from 'tollgate';
- * const policy = createPolicy(loadShippedTables(), { unknownEndpoint: 'deny' });
+ * import { createPolicy, shippedTables } from 'tollgate';
+ * const policy = createPolicy(shippedTables(), { unknownEndpoint: 'deny' });
  * policy.authorize({ method: 'GET', path: '/repos/acme/app/issues/events' }, { kind: 'fine-grained', permissions: { issues: 'read' }, repositories: 'all' });
  */
 export function createPolicy(tables: PolicyTables, options: PolicyOptions = {}): Policy {

@@ -1,8 +1,8 @@
-import type { Issue, SourcePosition } from '../tables/issue.js';
-import { issuesError } from '../tables/issue.js';
-import { didYouMean } from '../tables/suggest.js';
+import type { Issue, SourcePosition } from '../core/issue.js';
+import { issuesError } from '../core/issue.js';
+import { didYouMean } from '../core/suggest.js';
+import { type RouteInput, tryCompileRoutes } from '../routes/index.js';
 import { formatAcceptedPermissions, formatAcceptedScopes } from './header-format.js';
-import { compileRoutes, type RouteInput } from './route-tree.js';
 import { closeScopes } from './scope-closure.js';
 import type {
   CompiledScopes,
@@ -154,6 +154,7 @@ export function compileTables(sources: TableSources): { tables?: PolicyTables; i
 
   const endpoints: EndpointEntry[] = [];
   const routeInputs: RouteInput[] = [];
+  const endpointKeys: string[] = [];
   for (const [key, { raw, source, defaults = {} }] of merged) {
     const path = ['endpoints', key];
     const space = key.indexOf(' ');
@@ -240,26 +241,30 @@ export function compileTables(sources: TableSources): { tables?: PolicyTables; i
       acceptedScopesPrivateHeader:
         classicPrivate.requirement === null ? null : formatAcceptedScopes(classicPrivate.requirement),
     });
+    endpointKeys.push(key);
     routeInputs.push({
       method,
       template,
+      // seed 000, "Conventions for every endpoint": repo is the name without the .git extension.
+      ...(template.includes('{repo}') ? { stripGitSuffix: ['repo'] } : {}),
       ...(multi === undefined ? {} : { multiSegment: multi.param }),
       ...(encodedSlash.length === 0 ? {} : { encodedSlash }),
     });
   }
   if (issues.length > 0) return { issues };
-  try {
-    return { tables: { endpoints, routes: compileRoutes(routeInputs), scopeClosure, permissions }, issues };
-  } catch (error) {
-    // The matcher names the endpoint it refused: report it where that endpoint was written.
-    const message = error instanceof Error ? error.message : String(error);
-    const named = /`((?:GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS) \/[^`]*)`/.exec(message)?.[1];
-    const owner = named === undefined ? undefined : merged.get(named);
-    if (owner === undefined || named === undefined)
-      report(sources.permissions, ['endpoints'], { code: 'invalid_template', message });
-    else report(owner.source, ['endpoints', named], { code: 'invalid_template', message }, true);
+  const compiled = tryCompileRoutes(routeInputs);
+  if (compiled.tree === undefined) {
+    // Each refused route is reported where its endpoint was written.
+    for (const problem of compiled.issues) {
+      const key = problem.route < 0 ? undefined : endpointKeys[problem.route];
+      const owner = key === undefined ? undefined : merged.get(key);
+      if (owner === undefined || key === undefined)
+        report(sources.permissions, ['endpoints'], { code: problem.code, message: problem.message });
+      else report(owner.source, ['endpoints', key], { code: problem.code, message: problem.message }, true);
+    }
     return { issues };
   }
+  return { tables: { endpoints, routes: compiled.tree, scopeClosure, permissions }, issues };
 }
 
 /** Like `compileTables`, but throws one TollgateError (code TOLLGATE_INVALID_TABLE) listing every problem. */

@@ -1,5 +1,6 @@
-/** The policy evaluator's public part: compile tables, authorize requests, read requirements. */
+/** tollgate/policy: the requirement form, the service's permission headers, and compiling tables from raw values. */
 export { createPolicy, type Policy } from './authorize.js';
+export { authorize } from './authorize-default.js';
 export {
   compileTables,
   compileTablesOrThrow,
@@ -27,14 +28,7 @@ export {
   scopesMeet,
   smallestMissing,
 } from './requirement.js';
-export {
-  compileRoutes,
-  matchRoute,
-  type RouteInput,
-  type RouteMatch,
-  type RouteTree,
-  templateParams,
-} from './route-tree.js';
 export { closeScopes, heldScopes } from './scope-closure.js';
+export { shippedTables } from './shipped-tables.js';
 export type * from './tables.js';
 export * from './types.js';

@@ -1,5 +1,5 @@
 /** Options of the evaluator, each a documented choice where the seeds are silent. */
-import { TollgateError } from '../errors.js';
+import { TollgateError } from '../core/errors.js';
 
 /** Names of the requirement headers a decision carries. */
 export interface HeaderNames {

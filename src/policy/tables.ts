@@ -1,5 +1,5 @@
 /** Table shapes: the raw YAML form (snake_case, as written) and the compiled form the evaluator reads. */
-import type { RouteTree } from './route-tree.js';
+import type { RouteTree } from '../routes/index.js';
 import type { HttpMethod, Level, Requirement, ScopeRequirement, TokenKind } from './types.js';
 
 /** Rate-limit resources an endpoint counts against. */

@@ -1,7 +1,18 @@
-/** The vocabulary of the policy evaluator: requirements, tokens, requests, contexts and decisions. */
+/** The vocabulary of the policy evaluator: requirements, requests, contexts and decisions. */
+import type { Level } from '../core/token.js';
 
-/** Access level of a fine-grained permission; `write` implies `read`. */
-export type Level = 'read' | 'write';
+export type { HttpMethod } from '../core/http-method.js';
+export { HTTP_METHODS } from '../core/http-method.js';
+export type {
+  BareToken,
+  IdentityFacts,
+  Level,
+  PermissionToken,
+  ScopedToken,
+  Token,
+  TokenKind,
+} from '../core/token.js';
+export { PERMISSION_KINDS, SCOPED_KINDS, TOKEN_KINDS } from '../core/token.js';
 
 /**
  * A fine-grained requirement: a list of alternatives (OR), each a set of permissions that are all
@@ -12,97 +23,6 @@ export type Requirement = readonly Readonly<Record<string, Level>>[];
 
 /** A classic-scope requirement in the same form: alternatives (OR) of scope sets (AND). */
 export type ScopeRequirement = readonly (readonly string[])[];
-
-/** HTTP methods the endpoint table uses. */
-export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
-
-export const HTTP_METHODS: readonly HttpMethod[] = [
-  'GET',
-  'HEAD',
-  'POST',
-  'PUT',
-  'PATCH',
-  'DELETE',
-  'OPTIONS',
-];
-
-/**
- * Token kinds of DESIGN.md section 2: `classic` (personal access token, classic), `fine-grained`
- * (PAT), `app-user` (UAT), `app-installation` (IAT), `oauth-app`, `workflow` (the built-in
- * SERVICE_TOKEN), `client-credentials` (OAuth app id and secret over basic auth) and `anonymous`.
- */
-export type TokenKind =
-  | 'classic'
-  | 'fine-grained'
-  | 'app-user'
-  | 'app-installation'
-  | 'oauth-app'
-  | 'workflow'
-  | 'client-credentials'
-  | 'anonymous';
-
-export const TOKEN_KINDS: readonly TokenKind[] = [
-  'classic',
-  'fine-grained',
-  'app-user',
-  'app-installation',
-  'oauth-app',
-  'workflow',
-  'client-credentials',
-  'anonymous',
-];
-
-/** Kinds that carry classic scopes. */
-export const SCOPED_KINDS: readonly TokenKind[] = ['classic', 'oauth-app'];
-/** Kinds that carry fine-grained permissions and a repository selection. */
-export const PERMISSION_KINDS: readonly TokenKind[] = [
-  'fine-grained',
-  'app-user',
-  'app-installation',
-  'workflow',
-];
-
-/** Identity facts the limits use; the policy ignores them. */
-export interface IdentityFacts {
-  /** The user a user token acts for (classic, fine-grained, app-user, oauth-app). */
-  readonly user?: string;
-  /** The installation of an app-installation token. */
-  readonly installation?: string;
-  /** The app of a client-credentials token. */
-  readonly app?: string;
-  /** `owner/repo` of a workflow token. */
-  readonly repository?: string;
-  /** Originating IP address (anonymous callers). */
-  readonly ip?: string;
-  /** Repositories an installation is on (installation limit formula). */
-  readonly repositoriesCount?: number;
-  /** Organization users of an installation (installation limit formula). */
-  readonly usersCount?: number;
-  /** Owned by or acting within an enterprise-cloud organization. */
-  readonly enterpriseCloud?: boolean;
-}
-
-/** A token with classic scopes. */
-export interface ScopedToken extends IdentityFacts {
-  readonly kind: 'classic' | 'oauth-app';
-  readonly scopes: readonly string[];
-}
-
-/** A token with fine-grained permissions and a repository selection. */
-export interface PermissionToken extends IdentityFacts {
-  readonly kind: 'fine-grained' | 'app-user' | 'app-installation' | 'workflow';
-  readonly permissions: Readonly<Record<string, Level>>;
-  /** `'all'` or a list of `owner/repo` names (compared case-insensitively). */
-  readonly repositories: 'all' | readonly string[];
-}
-
-/** A caller with no permissions of its own. */
-export interface BareToken extends IdentityFacts {
-  readonly kind: 'client-credentials' | 'anonymous';
-}
-
-/** Who is calling. */
-export type Token = ScopedToken | PermissionToken | BareToken;
 
 /** What is being asked for. */
 export interface PolicyRequest {

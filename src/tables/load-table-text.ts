@@ -1,5 +1,5 @@
 /** Parses and validates one table, overlay or token text: every problem, with file, line and column. */
-import type { Issue } from './issue.js';
+import type { Issue } from '../core/issue.js';
 import { type SchemaName, validateDocument } from './schema-validator.js';
 import { parseSourceDocument, type SourceDocument } from './yaml-document.js';
 

@@ -1,11 +1,11 @@
 /** Loads tables from files (Node): the shipped ones plus overlays, validated with positions. */
 import { readFileSync } from 'node:fs';
-import { TollgateError } from '../errors.js';
+import { TollgateError } from '../core/errors.js';
+import { type Issue, issuesError } from '../core/issue.js';
 import { compileTables } from '../policy/compile-tables.js';
+import { shippedSources } from '../policy/shipped-tables.js';
 import type { PolicyTables, RawPermissionsTable } from '../policy/tables.js';
-import { type Issue, issuesError } from './issue.js';
 import { loadTableText } from './load-table-text.js';
-import { shippedSources } from './shipped-tables.js';
 
 /** Reads a file as text, turning an unreadable file into a TollgateError naming it. */
 export function readTextFile(file: string): string {

@@ -4,8 +4,8 @@ import limitsSchema from '../../data/schema/limits.schema.json';
 import permissionsSchema from '../../data/schema/permissions.schema.json';
 import scopesSchema from '../../data/schema/scopes.schema.json';
 import tokenSchema from '../../data/schema/token.schema.json';
-import type { Issue } from './issue.js';
-import { didYouMean } from './suggest.js';
+import type { Issue } from '../core/issue.js';
+import { didYouMean } from '../core/suggest.js';
 import type { SourceDocument } from './yaml-document.js';
 
 /** The schemas tollgate ships (`tollgate/schema/<name>.schema.json`). */

@@ -1,9 +1,10 @@
 /** Token files (YAML or JSON) turned into Tokens, checked against the permission and scope catalogs. */
+
+import type { Issue } from '../core/issue.js';
+import { didYouMean } from '../core/suggest.js';
+import type { Level, Token } from '../core/token.js';
 import type { PolicyTables } from '../policy/tables.js';
-import type { Level, Token } from '../policy/types.js';
-import type { Issue } from './issue.js';
 import { loadTableText } from './load-table-text.js';
-import { didYouMean } from './suggest.js';
 
 interface RawToken {
   readonly kind: Token['kind'];
@@ -27,8 +28,8 @@ const PERMITTED = new Set(['fine-grained', 'app-user', 'app-installation', 'work
  * Parses a token file: `kind`, `scopes` or `permissions` (`{slug: level}`), `repositories` (`all`
  * or a list of `owner/repo`) and identity facts. Returns the token or every problem found.
  * @example
- * import { loadShippedTables, parseTokenText } from 'tollgate';
- * parseTokenText('kind: fine-grained\npermissions: {issues: read}\n', 'ci.yaml', loadShippedTables()).token;
+ * import { shippedTables, parseTokenText } from 'tollgate';
+ * parseTokenText('kind: fine-grained\npermissions: {issues: read}\n', 'ci.yaml', shippedTables()).token;
  */
 export function parseTokenText(
   text: string,

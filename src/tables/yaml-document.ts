@@ -1,6 +1,6 @@
 /** YAML (or JSON) text parsed into a plain value that remembers where each value came from. */
 import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
-import { type Issue, inFileOrder, type SourcePosition } from './issue.js';
+import { type Issue, inFileOrder, type SourcePosition } from '../core/issue.js';
 
 /** A parsed document: its plain value, syntax problems, and a locator for any path inside it. */
 export interface SourceDocument {

@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { authorize } from '../../src/authorize-default.js';
 import { runCli } from '../../src/cli/main.js';
+import { authorize } from '../../src/policy/authorize-default.js';
 import type { PolicyRequest, ResourceContext, Token } from '../../src/policy/types.js';
 
 interface Fixture {

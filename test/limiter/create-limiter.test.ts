@@ -1,12 +1,12 @@
 // The limiter API shared by the middleware and the simulator: admit, complete, release, status.
 import { describe, expect, it } from 'vitest';
 import { createLimiter } from '../../src/limiter/create-limiter.js';
-import { defaultLimits } from '../../src/limiter/default-limits.js';
+import { defaultLimits } from '../../src/limits/default-limits.js';
 import { identityOf } from '../../src/limits/identity.js';
 import type { LimitEvent } from '../../src/limits/limit-event.js';
 import type { LimitsConfig } from '../../src/limits/limits-config.js';
+import type { AsyncLimitsStore } from '../../src/limits/limits-store.js';
 import type { Verdict } from '../../src/limits/verdict.js';
-import type { AsyncLimitsStore } from '../../src/stores/limits-store.js';
 import { createMemoryStore } from '../../src/stores/memory-store.js';
 import { T0 } from '../limits/support.js';
 

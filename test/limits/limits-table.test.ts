@@ -2,8 +2,8 @@
 // and every number cited.
 import Ajv from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { defaultLimits } from '../../src/limiter/default-limits.js';
 import { compileLimits } from '../../src/limits/compile-limits.js';
+import { defaultLimits } from '../../src/limits/default-limits.js';
 import { LIMIT_RULES, RULE_ALGORITHMS } from '../../src/limits/limits-config.js';
 import { config, limitsSchema, limitsYamlText, rawLimits } from './support.js';
 

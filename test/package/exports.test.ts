@@ -84,7 +84,7 @@ const PINNED_EXPORTS: string[] = [
   'isTollgateError',
   'levelCovers',
   'limitedResponse',
-  'loadShippedTables',
+  'shippedTables',
   'loadTableText',
   'loadTablesWithOverlays',
   'matchRoute',

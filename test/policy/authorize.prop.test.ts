@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createPolicy } from '../../src/policy/authorize.js';
+import { shippedTables } from '../../src/policy/shipped-tables.js';
 import type { Level, Token } from '../../src/policy/types.js';
-import { loadShippedTables } from '../../src/tables/shipped-tables.js';
 import { fcRuns } from '../setup.js';
 import { concretePath, contextArbitrary, tokenArbitrary } from '../support/arbitraries.js';
 
-const tables = loadShippedTables();
+const tables = shippedTables();
 const policy = createPolicy(tables);
 const entry = fc.constantFrom(...tables.endpoints);
 const request = entry.chain((e) => concretePath(tables, e).map(({ path }) => ({ method: e.method, path })));

@@ -6,7 +6,7 @@ import {
   parseAcceptedPermissions,
   parseAcceptedScopes,
 } from '../../src/policy/header-format.js';
-import { loadShippedTables } from '../../src/tables/shipped-tables.js';
+import { shippedTables } from '../../src/policy/shipped-tables.js';
 import { fcRuns } from '../setup.js';
 
 const slug = fc.stringMatching(/^[a-z][a-z_]{0,20}$/);
@@ -40,7 +40,7 @@ describe('requirement headers', () => {
   });
 
   it('round-trip every requirement of the shipped table', () => {
-    for (const entry of loadShippedTables().endpoints) {
+    for (const entry of shippedTables().endpoints) {
       if (entry.fineGrained === null || entry.acceptedPermissionsHeader === '') continue;
       expect(parseAcceptedPermissions(entry.acceptedPermissionsHeader!)).toEqual(entry.fineGrained);
     }

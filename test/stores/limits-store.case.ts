@@ -2,8 +2,8 @@
 // `step` over the stored state, atomically, for any identity; `read` returns that state.
 import { describe, expect, it } from 'vitest';
 import type { LimitsConfig } from '../../src/limits/limits-config.js';
+import type { LimitsStore } from '../../src/limits/limits-store.js';
 import { step } from '../../src/limits/step.js';
-import type { LimitsStore } from '../../src/stores/limits-store.js';
 import { admitEvent, T0 } from '../limits/support.js';
 
 /** Runs the store contract against stores made by `make`. */

@@ -1,10 +1,10 @@
 // Shared by the matcher's unit and property tests.
-import type { RouteInput } from '../../src/policy/route-tree.js';
+import type { RouteInput } from '../../src/routes/index.js';
 
 // A realistic slice of the endpoint table: multi-segment paths and refs, an encoded-slash
 // parameter, a static route beside a two-parameter one, and `/repos/{template_owner}/...` beside
 // `/repos/{owner}/...` (the same positions under different names).
-export const ROUTE_SET: readonly RouteInput[] = [
+const ROUTES: readonly RouteInput[] = [
   { method: 'GET', template: '/' },
   { method: 'GET', template: '/repos/{owner}/{repo}' },
   { method: 'GET', template: '/repos/{owner}/{repo}/contents/{path}', multiSegment: 'path' },
@@ -34,3 +34,8 @@ export const ROUTE_SET: readonly RouteInput[] = [
   { method: 'GET', template: '/users/{username}' },
   { method: 'GET', template: '/users/{username}/repos' },
 ];
+
+/** The routes, `.git` cut from `repo` as the shipped tables ask (seed 000: repo is the name without .git). */
+export const ROUTE_SET: readonly RouteInput[] = ROUTES.map((route) =>
+  route.template.includes('{repo}') ? { ...route, stripGitSuffix: ['repo'] } : route,
+);

@@ -1,5 +1,5 @@
 /** Table problems as values: what is wrong, where (file, line, column) and how to fix it. */
-import { TollgateError, type TollgateErrorCode } from '../errors.js';
+import { TollgateError, type TollgateErrorCode } from './errors.js';
 
 /** Where a problem is: 1-based line and column; 0 when the source has no positions. */
 export interface SourcePosition {

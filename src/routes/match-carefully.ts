@@ -2,7 +2,7 @@
 import { type Automaton, routeFor } from './build-automaton.js';
 import { extractParams } from './extract-params.js';
 import type { TemplateSegment } from './parse-template.js';
-import type { RouteMatch } from './route-tree.js';
+import type { RouteMatch } from './route-types.js';
 import { splitPath } from './split-path.js';
 
 /** What the careful path needs of a compiled tree. */

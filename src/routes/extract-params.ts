@@ -25,10 +25,10 @@ function bad(message: string): ExtractedParams {
  * Takes each parameter's value from its position in the decoded segments (a multi-segment
  * parameter takes the remaining segments joined by `/`), then applies what only the template
  * knows: `%2F` only inside `encodedSlash` or multi-segment parameters, no dot or empty pieces
- * once decoded, and `.git` stripped from `repo`. Segments are assumed to have passed splitPath.
+ * once decoded, and `.git` stripped where the route asks. Segments are assumed to have passed splitPath.
  * @example
  * import { extractParams } from './extract-params.js';
- * extractParams(parseTemplate('/repos/{owner}/{repo}/contents/{path}', 'path'),
+ * extractParams(parseTemplate('/repos/{owner}/{repo}/contents/{path}', 'path', [], ['repo']),
  *   ['repos', 'Octo', 'app.git', 'contents', 'docs', 'a%20b.md'], ['repos', 'Octo', 'app.git', 'contents', 'docs', 'a b.md']);
  * // { kind: 'params', params: { owner: 'Octo', repo: 'app', path: 'docs/a b.md' } }
  */
@@ -72,11 +72,11 @@ export function extractParams(
       }
     }
     // `app.git` names the repository `app`, as the service's git URLs do.
-    if (segment.name === 'repo' && value.endsWith('.git')) {
+    if (segment.stripGit && value.endsWith('.git')) {
       value = value.slice(0, -4);
       if (value === '') {
         return bad(
-          `path segment \`${showSegment(raw[i]!)}\` leaves \`{repo}\` empty once \`.git\` is stripped`,
+          `path segment \`${showSegment(raw[i]!)}\` leaves \`{${segment.name}}\` empty once \`.git\` is stripped`,
         );
       }
     }

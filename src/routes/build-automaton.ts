@@ -1,5 +1,5 @@
 /** Compiles the route trie into a deterministic automaton (subset construction), so matching never backtracks. */
-import { TollgateError } from '../errors.js';
+import { TollgateError } from '../core/errors.js';
 import { buildEdgeIndex, type EdgeIndex } from './edge-index.js';
 import type { TrieNode } from './route-trie.js';
 

@@ -1,8 +1,8 @@
 /** The tables the package ships, precompiled to JSON at build time and compiled once on first use. */
 import permissions from '../generated/permissions.json';
 import scopes from '../generated/scopes.json';
-import { compileTablesOrThrow, type TableSource } from '../policy/compile-tables.js';
-import type { PolicyTables, RawPermissionsTable, RawScopesTable } from '../policy/tables.js';
+import { compileTablesOrThrow, type TableSource } from './compile-tables.js';
+import type { PolicyTables, RawPermissionsTable, RawScopesTable } from './tables.js';
 
 let shipped: PolicyTables | undefined;
 
@@ -15,10 +15,10 @@ export const shippedSources = {
 /**
  * The shipped tables, compiled on first call and cached.
  * @example
- * import { loadShippedTables } from 'tollgate';
- * loadShippedTables().endpoints.length; // every endpoint of both seeds
+ * import { shippedTables } from 'tollgate';
+ * shippedTables().endpoints.length; // every endpoint of both seeds
  */
-export function loadShippedTables(): PolicyTables {
+export function shippedTables(): PolicyTables {
   shipped ??= compileTablesOrThrow(shippedSources);
   return shipped;
 }

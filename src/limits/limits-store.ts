@@ -1,8 +1,8 @@
 /** What the limiter needs from a store: apply one event to one identity's state, atomically. */
-import type { IdentityState } from '../limits/identity-state.js';
-import type { LimitEvent } from '../limits/limit-event.js';
-import type { LimitsConfig } from '../limits/limits-config.js';
-import type { Verdict } from '../limits/verdict.js';
+import type { IdentityState } from './identity-state.js';
+import type { LimitEvent } from './limit-event.js';
+import type { LimitsConfig } from './limits-config.js';
+import type { Verdict } from './verdict.js';
 
 /**
  * A store that answers synchronously (the memory store). `apply` must behave exactly like

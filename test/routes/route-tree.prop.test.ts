@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileRoutes, matchRoute, type RouteInput, type RouteMatch } from '../../src/policy/route-tree.js';
+import { compileRoutes, matchRoute, type RouteInput, type RouteMatch } from '../../src/routes/index.js';
 import { fcRuns } from '../setup.js';
 import { ROUTE_SET } from '../support/route-set.js';
 

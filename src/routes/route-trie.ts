@@ -1,5 +1,4 @@
 /** The route trie: templates merged by position, the input of the automaton's subset construction. */
-import { TollgateError } from '../errors.js';
 import type { TemplateSegment } from './parse-template.js';
 
 /**
@@ -48,7 +47,7 @@ export function createRouteTrie(): RouteTrie {
 /**
  * Adds route `index` for `method` along the template's segments. Two templates of one method that
  * reach the same node differ only in parameter names (or not at all), so no path could ever tell
- * them apart: that is a table error (TollgateError `TOLLGATE_INVALID_TABLE`).
+ * them apart: the second is not added, and the index of the first is returned.
  * @example
  * import { createRouteTrie, insertRoute } from './route-trie.js';
  * insertRoute(createRouteTrie(), 0, 'GET', '/user/repos', parseTemplate('/user/repos'));
@@ -59,7 +58,7 @@ export function insertRoute(
   method: string,
   template: string,
   segments: readonly TemplateSegment[],
-): void {
+): number | undefined {
   let node = trie.root;
   for (const segment of segments) {
     if (segment.kind === 'static') {
@@ -77,11 +76,9 @@ export function insertRoute(
       node = node.multi;
     }
   }
-  const previous = node.templates.get(method);
-  if (previous !== undefined) {
-    const what = previous === template ? 'is listed twice' : `conflicts with \`${method} ${previous}\``;
-    throw new TollgateError('TOLLGATE_INVALID_TABLE', `route table: \`${method} ${template}\` ${what}`);
-  }
+  const previous = node.routes.get(method);
+  if (previous !== undefined) return previous;
   node.routes.set(method, index);
   node.templates.set(method, template);
+  return undefined;
 }

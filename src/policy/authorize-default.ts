@@ -1,7 +1,7 @@
 /** `authorize` over the shipped tables with default options: the ten-line quick start. */
-import { createPolicy, type Policy } from './policy/authorize.js';
-import type { Decision, PolicyRequest, ResourceContext, Token } from './policy/types.js';
-import { loadShippedTables } from './tables/shipped-tables.js';
+import { createPolicy, type Policy } from './authorize.js';
+import { shippedTables } from './shipped-tables.js';
+import type { Decision, PolicyRequest, ResourceContext, Token } from './types.js';
 
 let policy: Policy | undefined;
 
@@ -16,6 +16,6 @@ let policy: Policy | undefined;
  * decision.status; // 403
  */
 export function authorize(request: PolicyRequest, token: Token, context?: ResourceContext): Decision {
-  policy ??= createPolicy(loadShippedTables());
+  policy ??= createPolicy(shippedTables());
   return policy.authorize(request, token, context);
 }

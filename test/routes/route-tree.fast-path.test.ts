@@ -1,12 +1,12 @@
 // The matcher's fast path (scanPath, findEdge, readParams) and where it hands over to the careful one.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildEdgeIndex, findEdge } from '../../src/policy/edge-index.js';
-import { type CarefulTree, matchCarefully } from '../../src/policy/match-carefully.js';
-import { planParams, readParams } from '../../src/policy/param-plan.js';
-import { parseTemplate } from '../../src/policy/parse-template.js';
-import { compileRoutes, matchRoute } from '../../src/policy/route-tree.js';
-import { scanPath, scratch } from '../../src/policy/scan-path.js';
+import { buildEdgeIndex, findEdge } from '../../src/routes/edge-index.js';
+import { compileRoutes, matchRoute } from '../../src/routes/index.js';
+import { type CarefulTree, matchCarefully } from '../../src/routes/match-carefully.js';
+import { planParams, readParams } from '../../src/routes/param-plan.js';
+import { parseTemplate } from '../../src/routes/parse-template.js';
+import { scanPath, scratch } from '../../src/routes/scan-path.js';
 import { fcRuns } from '../setup.js';
 import { ROUTE_SET } from '../support/route-set.js';
 
@@ -73,7 +73,7 @@ describe('findEdge', () => {
 
 describe('readParams', () => {
   it('slices only the parameters, the multi-segment one to the end, .git stripped from repo', () => {
-    const plan = planParams(parseTemplate('/repos/{owner}/{repo}/contents/{path}', 'path'));
+    const plan = planParams(parseTemplate('/repos/{owner}/{repo}/contents/{path}', 'path', [], ['repo']));
     const target = '/repos/o/app.git/contents/a/b.md?ref=x';
     const params = readParams(plan, target, scratch.bounds, scanPath(target));
     expect(params).toEqual({ owner: 'o', repo: 'app', path: 'a/b.md' });
@@ -81,7 +81,7 @@ describe('readParams', () => {
   });
 
   it('answers null for a repo of exactly .git, for the careful path to reject', () => {
-    const plan = planParams(parseTemplate('/repos/{owner}/{repo}'));
+    const plan = planParams(parseTemplate('/repos/{owner}/{repo}', undefined, [], ['repo']));
     expect(readParams(plan, '/repos/o/.git', scratch.bounds, scanPath('/repos/o/.git'))).toBeNull();
   });
 });

@@ -7,7 +7,7 @@ export interface ParamPlan {
   readonly names: readonly string[];
   /** Segment position of each parameter. */
   readonly positions: readonly number[];
-  /** True for the `repo` parameter, whose trailing `.git` is stripped. */
+  /** True for parameters whose trailing `.git` is stripped (the route's `stripGitSuffix`). */
   readonly stripGit: readonly boolean[];
   /** True when the last parameter is multi-segment: it runs to the path's end. */
   readonly multi: boolean;
@@ -17,7 +17,7 @@ export interface ParamPlan {
  * The plan of a parsed template.
  * @example
  * import { planParams } from './param-plan.js';
- * planParams(parseTemplate('/repos/{owner}/{repo}/contents/{path}', 'path'));
+ * planParams(parseTemplate('/repos/{owner}/{repo}/contents/{path}', 'path', [], ['repo']));
  * // { names: ['owner', 'repo', 'path'], positions: [1, 2, 4], stripGit: [false, true, false], multi: true }
  */
 export function planParams(template: readonly TemplateSegment[]): ParamPlan {
@@ -29,7 +29,7 @@ export function planParams(template: readonly TemplateSegment[]): ParamPlan {
     if (segment.kind === 'static') return;
     names.push(segment.name);
     positions.push(position);
-    stripGit.push(segment.kind === 'param' && segment.name === 'repo');
+    stripGit.push(segment.kind === 'param' && segment.stripGit);
     multi = segment.kind === 'multi';
   });
   return { names, positions, stripGit, multi };
@@ -38,13 +38,13 @@ export function planParams(template: readonly TemplateSegment[]): ParamPlan {
 /**
  * The parameters of a plain path (one scanPath accepted: no `%`, so raw is decoded and no value
  * holds an encoded slash) from the segment offsets `bounds` of its `count` segments: each value one
- * slice of the target, the multi-segment one running to the path's end, `.git` stripped from
- * `repo`. Returns null for a `repo` of exactly `.git`, which the careful path turns into its bad_path.
+ * slice of the target, the multi-segment one running to the path's end, `.git` stripped where the
+ * route asks. Returns null for such a value of exactly `.git`, which the careful path turns into its bad_path.
  * @example
  * import { planParams, readParams } from './param-plan.js';
  * import { scanPath, scratch } from './scan-path.js';
  * const count = scanPath('/repos/o/app.git');
- * readParams(planParams(parseTemplate('/repos/{owner}/{repo}')), '/repos/o/app.git', scratch.bounds, count);
+ * readParams(planParams(parseTemplate('/repos/{owner}/{repo}', undefined, [], ['repo'])), '/repos/o/app.git', scratch.bounds, count);
  * // { owner: 'o', repo: 'app' } (prototype-free)
  */
 export function readParams(

@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { isTollgateError } from '../../src/errors.js';
-import { buildAutomaton } from '../../src/policy/build-automaton.js';
-import { parseTemplate } from '../../src/policy/parse-template.js';
+import { isTollgateError } from '../../src/core/errors.js';
+import { buildAutomaton } from '../../src/routes/build-automaton.js';
 import {
   compileRoutes,
   matchRoute,
   type RouteInput,
   type RouteMatch,
   templateParams,
-} from '../../src/policy/route-tree.js';
-import { createRouteTrie, insertRoute } from '../../src/policy/route-trie.js';
+  tryCompileRoutes,
+} from '../../src/routes/index.js';
+import { parseTemplate } from '../../src/routes/parse-template.js';
+import { createRouteTrie, insertRoute } from '../../src/routes/route-trie.js';
 import { ROUTE_SET } from '../support/route-set.js';
 
 const ROUTES = ROUTE_SET;
@@ -482,5 +483,39 @@ describe('templateParams', () => {
 
   it('throws TOLLGATE_INVALID_TABLE for a malformed template', () => {
     expect(() => templateParams('/a/{b')).toThrow(/malformed segment/);
+  });
+});
+
+describe('compiling routes: options and issues as values', () => {
+  it('cuts `.git` only from the parameters a route names in stripGitSuffix', () => {
+    const tree = compileRoutes([
+      { method: 'GET', template: '/repos/{owner}/{repo}', stripGitSuffix: ['repo'] },
+      { method: 'GET', template: '/files/{owner}/{name}' },
+    ]);
+    expect(matchRoute(tree, 'GET', '/repos/o/app.git')).toEqual({
+      kind: 'matched',
+      route: 0,
+      params: expect.objectContaining({ repo: 'app' }),
+    });
+    expect(matchRoute(tree, 'GET', '/files/o/app.git')).toEqual({
+      kind: 'matched',
+      route: 1,
+      params: expect.objectContaining({ name: 'app.git' }),
+    });
+  });
+
+  it('returns every refused route with its index, not text to parse', () => {
+    const { tree, issues } = tryCompileRoutes([
+      { method: 'GET', template: '/a/{x}' },
+      { method: 'GET', template: 'no-slash' },
+      { method: 'GET', template: '/a/{y}' },
+      { method: 'GET', template: '/b/{x}', stripGitSuffix: ['nope'] },
+    ]);
+    expect(tree).toBeUndefined();
+    expect(issues.map(({ route, code, other }) => ({ route, code, other }))).toEqual([
+      { route: 1, code: 'invalid_template', other: undefined },
+      { route: 2, code: 'duplicate_route', other: 0 },
+      { route: 3, code: 'invalid_template', other: undefined },
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 /** The shipped limits: data/limits.yaml, precompiled into src/generated at build time. */
 import limitsTable from '../generated/limits.json' with { type: 'json' };
-import { compileLimits } from '../limits/compile-limits.js';
-import type { LimitsConfig } from '../limits/limits-config.js';
+import { compileLimits } from './compile-limits.js';
+import type { LimitsConfig } from './limits-config.js';
 
 let cached: LimitsConfig | undefined;
 
