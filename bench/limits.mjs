@@ -114,7 +114,7 @@ async function measureMemory(lib, count) {
  * @param {{ Bench: typeof import('tinybench').Bench, time?: number, rounds?: number, memoryIdentities?: number }} options
  */
 export async function runLimitsBench({ Bench, time = 5000, rounds = 5, memoryIdentities = 1_000_000 }) {
-  const lib = await import('../dist/index.js');
+  const lib = { ...(await import('../dist/index.js')), ...(await import('../dist/limits.js')) };
   const { RateLimiterMemory } = await import('rate-limiter-flexible');
 
   // Setup, timed apart from the hot path.

@@ -1,7 +1,11 @@
 /** `tollgate endpoints`: the endpoint table, as text or as documented JSON. */
-import { type EndpointEntry, formatAcceptedPermissions, type PolicyTables } from '../policy/index.js';
-import { shippedTables } from '../policy/shipped-tables.js';
-import { loadTablesWithOverlays } from '../tables/load-tables.js';
+import {
+  type EndpointEntry,
+  formatAcceptedPermissions,
+  type PolicyTables,
+  shippedTables,
+} from '../policy/index.js';
+import { loadTables } from '../tables/index.js';
 import { parseCommandArgs } from './args.js';
 import { type Command, EXIT } from './io.js';
 
@@ -84,10 +88,7 @@ export const endpointsCommand: Command = (args, io) => {
   }
   const overlays = (values.overlay as string[] | undefined) ?? [];
   io.stdout(
-    listEndpoints(
-      overlays.length > 0 ? loadTablesWithOverlays(overlays) : shippedTables(),
-      values.json === true,
-    ),
+    listEndpoints(overlays.length > 0 ? loadTables(overlays) : shippedTables(), values.json === true),
   );
   return EXIT.ok;
 };

@@ -1,7 +1,12 @@
 /** `tollgate explain METHOD PATH`: decide one request and say why. */
-import { createPolicy, type Decision, formatAcceptedPermissions, HTTP_METHODS } from '../policy/index.js';
-import { shippedTables } from '../policy/shipped-tables.js';
-import { loadTablesWithOverlays } from '../tables/load-tables.js';
+import {
+  createPolicy,
+  type Decision,
+  formatAcceptedPermissions,
+  HTTP_METHODS,
+  shippedTables,
+} from '../policy/index.js';
+import { loadTables } from '../tables/index.js';
 import { oneOf, parseCommandArgs } from './args.js';
 import { type Command, EXIT, UsageError } from './io.js';
 import { tokenFromFlags } from './token-flags.js';
@@ -85,7 +90,7 @@ export const explainCommand: Command = (args, io) => {
   const method = oneOf('method', positionals[0]!.toUpperCase(), HTTP_METHODS);
   const path = positionals[1]!;
   const overlays = (values.overlay as string[] | undefined) ?? [];
-  const tables = overlays.length > 0 ? loadTablesWithOverlays(overlays) : shippedTables();
+  const tables = overlays.length > 0 ? loadTables(overlays) : shippedTables();
   const token = tokenFromFlags(
     {
       token: values.token as string | undefined,

@@ -1,7 +1,7 @@
 /** `tollgate limits --kind K`: the rate limits that apply to a caller, each with its algorithm. */
-import { defaultLimits } from '../limiter/index.js';
 import {
   callerClassOf,
+  defaultLimits,
   type LimitAlgorithm,
   type LimitRule,
   type LimitsConfig,
@@ -9,7 +9,7 @@ import {
   primaryLimits,
   RULE_ALGORITHMS,
 } from '../limits/index.js';
-import { TOKEN_KINDS, type TokenKind } from '../policy/types.js';
+import { TOKEN_KINDS, type TokenKind } from '../policy/index.js';
 import { oneOf, parseCommandArgs } from './args.js';
 import { type Command, EXIT, UsageError } from './io.js';
 

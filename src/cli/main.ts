@@ -1,6 +1,6 @@
 /** The `tollgate` command as a function: dispatches to one file per command, maps errors to exit codes. */
-import { isTollgateError } from '../core/errors.js';
-import { didYouMean } from '../core/suggest.js';
+import { isTollgateError } from '../index.js';
+import { didYouMean } from '../tables/index.js';
 import { commands } from './commands.js';
 import { type CliIo, EXIT, UsageError } from './io.js';
 import { TOLLGATE_VERSION } from './version.js';

@@ -1,8 +1,5 @@
-import { issuesError } from '../core/issue.js';
-import { didYouMean } from '../core/suggest.js';
 import { type Level, type PolicyTables, TOKEN_KINDS, type Token, type TokenKind } from '../policy/index.js';
-import { readTextFile } from '../tables/load-tables.js';
-import { parseTokenText } from '../tables/token-text.js';
+import { didYouMean, loadTokenFile } from '../tables/index.js';
 import { oneOf } from './args.js';
 import { UsageError } from './io.js';
 
@@ -22,11 +19,7 @@ export function tokenFromFlags(flags: TokenFlags, tables: PolicyTables): Token {
   if (flags.token !== undefined) {
     if (flags.kind !== undefined || flags.scope?.length || flags.permission?.length)
       throw new UsageError('use either `--token FILE` or `--kind` with `--scope`/`--permission`, not both');
-    const { token, issues } = parseTokenText(readTextFile(flags.token), flags.token, tables);
-    if (token === undefined) {
-      throw issuesError('TOLLGATE_INVALID_TOKEN', issues, `\`${flags.token}\``);
-    }
-    return token;
+    return loadTokenFile(flags.token, tables);
   }
   const kind: TokenKind =
     flags.kind === undefined ? 'anonymous' : oneOf('token kind', flags.kind, TOKEN_KINDS);

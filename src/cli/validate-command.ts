@@ -1,14 +1,17 @@
 /** `tollgate validate FILE...`: checks tables, overlays and token files; every problem, one line each. */
 
-import { formatIssue, type Issue, inFileOrder } from '../core/issue.js';
-import { compileTables } from '../policy/index.js';
-import { shippedSources, shippedTables } from '../policy/shipped-tables.js';
-import type { RawPermissionsTable, RawScopesTable } from '../policy/tables.js';
-import { loadTableText } from '../tables/load-table-text.js';
-import { readTextFile } from '../tables/load-tables.js';
-import type { SchemaName } from '../tables/schema-validator.js';
-import { parseTokenText } from '../tables/token-text.js';
-import { parseSourceDocument } from '../tables/yaml-document.js';
+import type { RawPermissionsTable, RawScopesTable } from '../policy/index.js';
+import { compileTables, shippedSources, shippedTables } from '../policy/index.js';
+import type { SchemaName } from '../tables/index.js';
+import {
+  formatIssue,
+  type Issue,
+  inFileOrder,
+  loadTableText,
+  parseSourceDocument,
+  parseTokenText,
+  readTextFile,
+} from '../tables/index.js';
 import { parseCommandArgs } from './args.js';
 import { type Command, EXIT, UsageError } from './io.js';
 

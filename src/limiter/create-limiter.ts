@@ -1,14 +1,19 @@
 /** The limiter the middleware and the simulator share: `admit` and `complete` over a store. */
 import { TollgateError } from '../core/errors.js';
-import { defaultLimits } from '../limits/default-limits.js';
-import { identityOf, type LimitsIdentity } from '../limits/identity.js';
-import { AdmissionTicket, type AdmitEvent, type CompleteEvent, type Ticket } from '../limits/limit-event.js';
-import { LIMITS_RESOURCES } from '../limits/limits-config.js';
-import type { LimitsStore, SyncLimitsStore } from '../limits/limits-store.js';
-import { pointCost } from '../limits/point-cost.js';
-import { rateLimitBody } from '../limits/rate-limit-body.js';
-import type { Verdict } from '../limits/verdict.js';
-import { createMemoryStore } from '../stores/memory-store.js';
+import type { LimitsStore, SyncLimitsStore, Verdict } from '../limits/index.js';
+import {
+  AdmissionTicket,
+  type AdmitEvent,
+  type CompleteEvent,
+  defaultLimits,
+  identityOf,
+  LIMITS_RESOURCES,
+  type LimitsIdentity,
+  pointCost,
+  rateLimitBody,
+  type Ticket,
+} from '../limits/index.js';
+import { createMemoryStore } from '../stores/index.js';
 import type { AdmitRequest, CompleteFacts, Limiter, LimiterOptions } from './limiter.js';
 
 /**

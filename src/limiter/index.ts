@@ -1,5 +1,5 @@
 /** The limiter: the limits core over a store, with a clock. */
 
-export { defaultLimits } from '../limits/default-limits.js';
+export { defaultLimits } from '../limits/index.js';
 export { createLimiter } from './create-limiter.js';
 export type { AdmitRequest, CompleteFacts, Limiter, LimiterOptions, StoreResult } from './limiter.js';

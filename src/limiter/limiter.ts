@@ -1,10 +1,15 @@
 /** The limiter's vocabulary: requests, completions, options, and the Limiter itself. */
-import type { LimitsCaller, LimitsIdentity } from '../limits/identity.js';
-import type { Ticket } from '../limits/limit-event.js';
-import type { LimitsConfig, LimitsResource } from '../limits/limits-config.js';
-import type { LimitsStore, SyncLimitsStore } from '../limits/limits-store.js';
-import type { RateLimitBody } from '../limits/rate-limit-body.js';
-import type { Verdict } from '../limits/verdict.js';
+import type {
+  LimitsCaller,
+  LimitsConfig,
+  LimitsIdentity,
+  LimitsResource,
+  LimitsStore,
+  RateLimitBody,
+  SyncLimitsStore,
+  Ticket,
+  Verdict,
+} from '../limits/index.js';
 
 /**
  * A value, or a promise of it when the store is asynchronous.

@@ -1,15 +1,18 @@
-/** The rate-limit core: pure transitions, the service's answers and the client rules. */
+/** tollgate/limits: the pure rate-limit core (for custom stores and tools): transitions, the service's answers, the client rules. */
 export { allowedVerdict, deniedVerdict, limitedResponse, rateLimitHeaders } from './answers.js';
 export { compileLimits } from './compile-limits.js';
+export { defaultLimits } from './default-limits.js';
 export { callerClassOf, identityOf, type LimitsCaller, type LimitsIdentity } from './identity.js';
 export type { IdentityState } from './identity-state.js';
 export { type InstallationFacts, installationLimit } from './installation-limit.js';
-export type {
-  AdmitEvent,
-  CompleteEvent,
-  LimitEvent,
-  ReleaseEvent,
-  Ticket,
+export {
+  AdmissionTicket,
+  type AdmitEvent,
+  type CompleteEvent,
+  eventKey,
+  type LimitEvent,
+  type ReleaseEvent,
+  type Ticket,
 } from './limit-event.js';
 export {
   type CallerLimit,
@@ -24,6 +27,7 @@ export {
   type ResourceLimit,
   RULE_ALGORITHMS,
 } from './limits-config.js';
+export type { AsyncLimitsStore, LimitsStore, SyncLimitsStore } from './limits-store.js';
 export { type PointCostFacts, pointCost } from './point-cost.js';
 export { httpDate, notModified, pollInterval, pollingHeaders } from './poll-interval.js';
 export {
@@ -36,5 +40,7 @@ export {
 export { type RateLimitBody, type RateLimitResourceStatus, rateLimitBody } from './rate-limit-body.js';
 export { type LimitedResponse, type RetryDelayOptions, retryDelay } from './retry-delay.js';
 export { stateExpiresAt } from './state-expiry.js';
+export { packState, STATE_WIDTH, type StateRow, unpackState } from './state-layout.js';
 export { step } from './step.js';
+export { stepInto } from './step-into.js';
 export type { LimitBody, LimitReason, StepResult, Verdict } from './verdict.js';

@@ -29,6 +29,6 @@ export {
   smallestMissing,
 } from './requirement.js';
 export { closeScopes, heldScopes } from './scope-closure.js';
-export { shippedTables } from './shipped-tables.js';
+export { shippedSources, shippedTables } from './shipped-tables.js';
 export type * from './tables.js';
 export * from './types.js';

@@ -1,14 +1,15 @@
 /** The embedded store: every identity's state in one Float64Array, bounded in size. */
 // Hot path: one apply per admission and per completion; bench/limits.mjs guards its speed.
 import { TollgateError } from '../core/errors.js';
-import type { IdentityState } from '../limits/identity-state.js';
-import { eventKey, type LimitEvent } from '../limits/limit-event.js';
-import type { LimitsConfig } from '../limits/limits-config.js';
-import type { SyncLimitsStore } from '../limits/limits-store.js';
-import { stateExpiresAt } from '../limits/state-expiry.js';
-import { STATE_WIDTH, unpackState } from '../limits/state-layout.js';
-import { stepInto } from '../limits/step-into.js';
-import type { Verdict } from '../limits/verdict.js';
+import type { IdentityState, LimitsConfig, SyncLimitsStore, Verdict } from '../limits/index.js';
+import {
+  eventKey,
+  type LimitEvent,
+  STATE_WIDTH,
+  stateExpiresAt,
+  stepInto,
+  unpackState,
+} from '../limits/index.js';
 
 /** Every this many applies, the clock hand checks a few identities for expiry. */
 const SWEEP_EVERY = 64;

@@ -2,9 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { TollgateError } from '../core/errors.js';
 import { type Issue, issuesError } from '../core/issue.js';
-import { compileTables } from '../policy/compile-tables.js';
-import { shippedSources } from '../policy/shipped-tables.js';
-import type { PolicyTables, RawPermissionsTable } from '../policy/tables.js';
+import type { PolicyTables, RawPermissionsTable } from '../policy/index.js';
+import { compileTables, shippedSources } from '../policy/index.js';
 import { loadTableText } from './load-table-text.js';
 
 /** Reads a file as text, turning an unreadable file into a TollgateError naming it. */
@@ -27,10 +26,10 @@ export function throwIssues(issues: readonly Issue[]): never {
  * Compiles the shipped tables with overlay files applied in order (their own endpoints, or facts
  * the seeds leave "not shown"). Every problem of every file is reported at once.
  * @example
- * import { loadTablesWithOverlays } from 'tollgate';
- * const tables = loadTablesWithOverlays(['overlays/classic-scopes.yaml']);
+ * import { loadTables } from 'tollgate/tables';
+ * const tables = loadTables(['overlays/classic-scopes.yaml']);
  */
-export function loadTablesWithOverlays(files: readonly string[]): PolicyTables {
+export function loadTables(files: readonly string[] = []): PolicyTables {
   const issues: Issue[] = [];
   const overlays = files.flatMap((file) => {
     const loaded = loadTableText<RawPermissionsTable>(readTextFile(file), file, 'permissions');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createPolicy } from '../../src/policy/authorize.js';
-import { loadTablesWithOverlays } from '../../src/tables/load-tables.js';
+import { loadTables } from '../../src/tables/load-tables.js';
 import { parseSourceDocument } from '../../src/tables/yaml-document.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tollgate-overlay-'));
@@ -19,7 +19,7 @@ describe('overlays', () => {
       'migrations.yaml',
       'version: 1\nendpoints:\n  GET /orgs/{org}/migrations:\n    classic: [[admin:org]]\n',
     );
-    const policy = createPolicy(loadTablesWithOverlays([file]));
+    const policy = createPolicy(loadTables([file]));
     const decision = policy.authorize(
       { method: 'GET', path: '/orgs/acme/migrations' },
       { kind: 'classic', scopes: ['admin:org'] },
@@ -38,7 +38,7 @@ describe('overlays', () => {
       'wiki.yaml',
       'version: 1\nendpoints:\n  GET /repos/{owner}/{repo}/wiki/{page}:\n    fine_grained: [{contents: read}]\n',
     );
-    const policy = createPolicy(loadTablesWithOverlays([file]));
+    const policy = createPolicy(loadTables([file]));
     const token = {
       kind: 'fine-grained' as const,
       permissions: { contents: 'read' as const },
@@ -58,7 +58,7 @@ describe('overlays', () => {
     const second = overlay('bad2.yaml', 'version: 1\nendpoints:\n  GET /y:\n    classic: not_shown\n');
     let thrown: unknown;
     try {
-      loadTablesWithOverlays([first, second]);
+      loadTables([first, second]);
     } catch (error) {
       thrown = error;
     }
@@ -86,7 +86,7 @@ describe('overlays', () => {
       'clash.yaml',
       'version: 1\nendpoints:\n  PATCH /repos/{owner}/{repo}/issues/{number}:\n    fine_grained: [{issues: write}]\n',
     );
-    expect(() => loadTablesWithOverlays([file])).toThrow(
+    expect(() => loadTables([file])).toThrow(
       /clash\.yaml:3:3: route table: `PATCH \/repos\/\{owner\}\/\{repo\}\/issues\/\{number\}`/,
     );
   });
