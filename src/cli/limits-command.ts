@@ -1,14 +1,5 @@
 /** `tollgate limits --kind K`: the rate limits that apply to a caller, each with its algorithm. */
-import {
-  callerClassOf,
-  defaultLimits,
-  type LimitAlgorithm,
-  type LimitRule,
-  type LimitsConfig,
-  type LimitsResource,
-  primaryLimits,
-  RULE_ALGORITHMS,
-} from '../limits/index.js';
+import { COUNTED_PER, callerClassOf, type LimitLine, limitsReport } from '../limits/index.js';
 import { TOKEN_KINDS, type TokenKind } from '../policy/index.js';
 import { oneOf, parseCommandArgs } from './args.js';
 import { type Command, EXIT, UsageError } from './io.js';
@@ -26,109 +17,11 @@ example:
 
 exit: 0 printed, 2 bad input`;
 
-/** One line of the answer. */
-interface LimitLine {
-  readonly rule: LimitRule;
-  readonly resource?: LimitsResource;
-  readonly limit: number;
-  readonly unit: string;
-  readonly window_seconds: number;
-  readonly algorithm: LimitAlgorithm;
-  readonly note: string;
-}
-
-const COUNTED_PER: Record<ReturnType<typeof callerClassOf>, string> = {
-  anonymous: 'per originating IP address',
-  user: "per user, shared by all of the user's tokens",
-  installation: 'per installation',
-  'client-credentials': 'per OAuth app',
-  workflow: 'per repository',
-};
-
 function count(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value))
     throw new UsageError(`limits: \`--${name}\` must be a whole number, got \`${value}\``);
   return Number(value);
-}
-
-function lines(
-  kind: TokenKind,
-  facts: { enterpriseCloud: boolean; repositoriesCount?: number; usersCount?: number },
-  config: LimitsConfig,
-): LimitLine[] {
-  // The kind says whether a user acts through an app (seed 000: only then 15,000 on enterprise cloud).
-  const limits = primaryLimits({ caller: callerClassOf(kind), kind, ...facts }, config);
-  const { resources } = config.primary;
-  const sec = config.secondary;
-  const windowOf = (r: LimitsResource) =>
-    (r === 'core' ? config.primary.windowMs : resources[r].windowMs) / 1000;
-  const primaryNote: Record<LimitsResource, string> = {
-    core: 'resets at x-ratelimit-reset, one window after its first request',
-    search: "tollgate's default; the seed does not show it",
-    graphql: resources.graphql.sameAsCore
-      ? "tollgate's default: the core number; the seed does not show it"
-      : "tollgate's default; the seed does not show it",
-    lfs: 'separate bucket for large-file storage',
-  };
-  const primary = (['core', 'search', 'graphql', 'lfs'] as const).map<LimitLine>((resource) => ({
-    rule: 'primary',
-    resource,
-    limit: limits[resource],
-    unit: 'requests',
-    window_seconds: windowOf(resource),
-    algorithm: RULE_ALGORITHMS.primary,
-    note: primaryNote[resource],
-  }));
-  const bucket = (
-    rule: LimitRule,
-    limit: number,
-    unit: string,
-    windowMs: number,
-    note: string,
-  ): LimitLine => ({
-    rule,
-    limit,
-    unit,
-    window_seconds: windowMs / 1000,
-    algorithm: RULE_ALGORITHMS[rule],
-    note,
-  });
-  return [
-    ...primary,
-    {
-      rule: 'concurrency',
-      limit: sec.concurrency.limit,
-      unit: 'requests in flight',
-      window_seconds: 0,
-      algorithm: RULE_ALGORITHMS.concurrency,
-      note: 'REST and GraphQL together',
-    },
-    bucket(
-      'rest_points',
-      sec.points.rest,
-      'points',
-      sec.points.windowMs,
-      `${config.costs.rest.read} per GET/HEAD/OPTIONS, ${config.costs.rest.write} otherwise`,
-    ),
-    bucket(
-      'graphql_points',
-      sec.points.graphql,
-      'points',
-      sec.points.windowMs,
-      `${config.costs.graphql.query} per query, ${config.costs.graphql.mutation} per mutation`,
-    ),
-    bucket('cpu', sec.cpu.totalMs / 1000, 'CPU seconds', sec.cpu.windowMs, 'charged after the response'),
-    bucket(
-      'graphql_cpu',
-      sec.cpu.graphqlMs / 1000,
-      'CPU seconds',
-      sec.cpu.windowMs,
-      'GraphQL share of the CPU rule',
-    ),
-    bucket('content_per_minute', sec.content.perMinute, 'content-generating requests', 60_000, ''),
-    bucket('content_per_hour', sec.content.perHour, 'content-generating requests', 3_600_000, ''),
-  ];
 }
 
 function windowText(seconds: number): string {
@@ -187,7 +80,7 @@ export const limitsCommand: Command = (args, io) => {
     throw new UsageError('limits: `--enterprise-cloud` does not apply to `anonymous` callers');
 
   const facts = { enterpriseCloud, repositoriesCount, usersCount };
-  const all = lines(kind, facts, defaultLimits());
+  const all = limitsReport(kind, facts);
   if (values.json === true) {
     io.stdout(
       `${JSON.stringify(

@@ -27,6 +27,7 @@ export {
   type ResourceLimit,
   RULE_ALGORITHMS,
 } from './limits-config.js';
+export { COUNTED_PER, type LimitLine, limitsReport } from './limits-report.js';
 export type { AsyncLimitsStore, LimitsStore, SyncLimitsStore } from './limits-store.js';
 export { type PointCostFacts, pointCost } from './point-cost.js';
 export { httpDate, notModified, pollInterval, pollingHeaders } from './poll-interval.js';
