@@ -95,6 +95,7 @@ const PINNED_EXPORTS: Record<string, string[]> = {
   'tollgate/routes': ['compileRoutes', 'matchRoute', 'templateParams', 'tryCompileRoutes'],
   'tollgate/limits': [
     'AdmissionTicket',
+    'COUNTED_PER',
     'LIMITS_RESOURCES',
     'LIMIT_RULES',
     'RULE_ALGORITHMS',
@@ -109,6 +110,7 @@ const PINNED_EXPORTS: Record<string, string[]> = {
     'identityOf',
     'installationLimit',
     'limitedResponse',
+    'limitsReport',
     'notModified',
     'packState',
     'pointCost',

@@ -29,10 +29,13 @@ function codeSubpaths(): string[] {
     .map((key) => (key === '.' ? 'tollgate' : `tollgate/${key.slice(2)}`));
 }
 
-/** The README's fenced blocks marked `ts runnable`. */
-function runnableReadmeBlocks(): string[] {
+/** The README's TypeScript blocks: all are type-checked, those marked `ts runnable` are also run. */
+function readmeBlocks(): { code: string; runnable: boolean }[] {
   const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
-  return [...readme.matchAll(/^```ts runnable\n([\s\S]*?)^```$/gm)].map((match) => match[1]!);
+  return [...readme.matchAll(/^```ts( runnable)?\n([\s\S]*?)^```$/gm)].map((match) => ({
+    code: match[2]!,
+    runnable: match[1] !== undefined,
+  }));
 }
 
 /**
@@ -158,12 +161,19 @@ describe('the packed tarball', () => {
     expect(none.stderr).toContain('usage: tollgate <command>');
   });
 
-  it('runs the README quick starts verbatim, type-checked under strict nodenext', () => {
-    const blocks = runnableReadmeBlocks();
+  it('type-checks every README TypeScript block under strict nodenext and runs the quick starts verbatim', () => {
+    const all = readmeBlocks();
+    expect(all.length).toBeGreaterThanOrEqual(3);
+    const blocks = all.filter((block) => block.runnable).map((block) => block.code);
     expect(blocks.length).toBeGreaterThanOrEqual(2);
     blocks.forEach((block, i) => {
       writeFileSync(join(consumer, `readme-${i}.mts`), withChecks(block));
     });
+    all
+      .filter((block) => !block.runnable)
+      .forEach((block, i) => {
+        writeFileSync(join(consumer, `readme-typed-${i}.mts`), `${block.code}\nexport {};\n`);
+      });
     writeFileSync(
       join(consumer, 'tsconfig.json'),
       JSON.stringify({
@@ -178,6 +188,7 @@ describe('the packed tarball', () => {
           outDir: 'out',
         },
         include: ['readme-*.mts'],
+        exclude: [],
       }),
     );
     const compiled = run(process.execPath, [tsc, '-p', '.']);
