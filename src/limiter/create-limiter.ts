@@ -134,7 +134,7 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
 
   const completion: { -readonly [K in keyof CompleteEvent]: CompleteEvent[K] } = {
     kind: 'complete',
-    ticket: { key: '', resource: 'core', graphql: false, limit: 0, countedReset: 0, hint: -1 },
+    ticket: { key: '', resource: 'core', graphql: false, limit: 0, countedReset: 0, hint: -1, id: 0 },
     status: 0,
     cpuMs: 0,
   };

@@ -13,13 +13,23 @@ export function windowEnd(now: number, windowMs: number): number {
 }
 
 /**
+ * True while the stored window is open at `now`. A window ending more than one window after
+ * `now` was stamped by a clock running ahead: it is over, or an identity could be locked out for
+ * as long as that clock was wrong. (A window opened at any time up to `now` ends by
+ * windowEnd(now, windowMs).)
+ */
+function isOpen(reset: number, now: number, windowMs: number): boolean {
+  return reset > now && reset <= windowEnd(now, windowMs);
+}
+
+/**
  * Requests counted in the window open at `now` (0 once the window ended).
  * @example
- * import { windowUsed } from 'tollgate';
- * windowUsed(1_700_003_600_000, 12, 1_700_000_000_000); // 12
+ * import { windowUsed } from './fixed-window.js';
+ * windowUsed(1_700_003_600_000, 12, 1_700_000_000_000, 3_600_000); // 12
  */
-export function windowUsed(reset: number, used: number, now: number): number {
-  return reset > now ? used : 0;
+export function windowUsed(reset: number, used: number, now: number, windowMs: number): number {
+  return isOpen(reset, now, windowMs) ? used : 0;
 }
 
 /**
@@ -30,5 +40,5 @@ export function windowUsed(reset: number, used: number, now: number): number {
  * currentReset(0, 1_700_000_000_000, 3_600_000); // 1700003600000
  */
 export function currentReset(reset: number, now: number, windowMs: number): number {
-  return reset > now ? reset : windowEnd(now, windowMs);
+  return isOpen(reset, now, windowMs) ? reset : windowEnd(now, windowMs);
 }

@@ -2,6 +2,7 @@
 export { allowedVerdict, deniedVerdict, limitedResponse, rateLimitHeaders } from './answers.js';
 export { compileLimits } from './compile-limits.js';
 export { defaultLimits } from './default-limits.js';
+export { CLOCK_SKEW_TOLERANCE_MS, effectiveTime } from './effective-time.js';
 export { callerClassOf, identityOf, type LimitsCaller, type LimitsIdentity } from './identity.js';
 export type { IdentityState } from './identity-state.js';
 export { type InstallationFacts, installationLimit } from './installation-limit.js';
@@ -43,5 +44,6 @@ export { type LimitedResponse, type RetryDelayOptions, retryDelay } from './retr
 export { stateExpiresAt } from './state-expiry.js';
 export { packState, STATE_WIDTH, type StateRow, unpackState } from './state-layout.js';
 export { step } from './step.js';
-export { stepInto } from './step-into.js';
+export { stepInto, unheldVerdict } from './step-into.js';
+export { createTicketLedger, type TicketLedger } from './ticket-ledger.js';
 export type { LimitBody, LimitReason, StepResult, Verdict } from './verdict.js';

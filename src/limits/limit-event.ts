@@ -47,6 +47,12 @@ export interface Ticket {
    * so completing skips a lookup; -1 when the store gave none. Stores must verify it.
    */
   readonly hint: number;
+  /**
+   * The store's handle on the request's in-flight slot: the ticket is a claim on that slot, which
+   * the store holds until the request is completed, released, or its lease runs out. Completing or
+   * releasing a ticket whose slot the store does not hold changes nothing.
+   */
+  readonly id: number;
 }
 
 /**
@@ -67,6 +73,7 @@ export class AdmissionTicket implements Ticket {
   readonly limit: number;
   readonly countedReset: number;
   readonly hint: number;
+  readonly id: number;
 
   constructor(
     key: string,
@@ -75,6 +82,7 @@ export class AdmissionTicket implements Ticket {
     limit: number,
     countedReset: number,
     hint: number,
+    id: number,
   ) {
     this.key = key;
     this.resource = resource;
@@ -82,6 +90,7 @@ export class AdmissionTicket implements Ticket {
     this.limit = limit;
     this.countedReset = countedReset;
     this.hint = hint;
+    this.id = id;
   }
 
   /** The first answer to `complete` or `release`, or undefined while the request is in flight. */

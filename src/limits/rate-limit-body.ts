@@ -48,7 +48,7 @@ export function rateLimitBody(
   const resources = {} as Record<LimitsResource, RateLimitResourceStatus>;
   for (const resource of LIMITS_RESOURCES) {
     const [reset, used] = state === undefined ? [0, 0] : stored(state, resource);
-    const current = windowUsed(reset, used, now);
+    const current = windowUsed(reset, used, now, resourceWindowMs(resource, config));
     const limit = limits[resource];
     resources[resource] = {
       limit,

@@ -1,6 +1,7 @@
 /** The transition of the limits over a packed state row: the one implementation `step` wraps. */
 // Hot path: one call per admission and one per completion; bench/limits.mjs guards its speed.
 import { allowedVerdict, deniedVerdict } from './answers.js';
+import { effectiveTime } from './effective-time.js';
 import { currentReset, windowUsed } from './fixed-window.js';
 import {
   AdmissionTicket,
@@ -8,6 +9,7 @@ import {
   type CompleteEvent,
   type LimitEvent,
   type ReleaseEvent,
+  type Ticket,
 } from './limit-event.js';
 import type { LimitRule, LimitsConfig, LimitsResource } from './limits-config.js';
 import { resourceWindowMs } from './primary-limit.js';
@@ -45,13 +47,16 @@ export function stepInto(
   dst: StateRow,
   dso: number,
   hint = -1,
+  ticketId = 0,
 ): Verdict {
-  const at = src[so]!;
-  // Time never runs backwards for an identity (clocks of several servers): an older `now`
-  // counts as the time of the identity's last event. Whole milliseconds keep buckets exact.
-  const t = Math.max(Math.floor(now), at);
+  // Bad readings (NaN, a clock stepped back, a stamp from the future) neither corrupt nor freeze
+  // the state: see effectiveTime. Whole milliseconds keep buckets exact.
+  const t = effectiveTime(now, src[so]!);
+  // retry-after counts from the caller's clock, which may be a little behind t (skew): waiting it
+  // must be enough.
+  const reading = Number.isFinite(now) ? Math.min(Math.floor(now), t) : t;
   return event.kind === 'admit'
-    ? admit(src, so, event, t, config, dst, dso, hint)
+    ? admit(src, so, event, t, reading, config, dst, dso, hint, ticketId)
     : finish(src, so, event, t, config, dst, dso);
 }
 
@@ -60,18 +65,22 @@ function admit(
   so: number,
   e: AdmitEvent,
   t: number,
+  reading: number,
   config: LimitsConfig,
   dst: StateRow,
   dso: number,
   hint: number,
+  ticketId: number,
 ): Verdict {
   const sec = config.secondary;
+  // Negative after a clock stepped back: no refill for time that did not pass.
   const elapsed = t - src[so]!;
   const ws = windowSlot(e.resource);
   const storedReset = src[so + ws]!;
   const storedUsed = src[so + ws + 1]!;
-  const reset = currentReset(storedReset, t, resourceWindowMs(e.resource, config));
-  const used = windowUsed(storedReset, storedUsed, t);
+  const windowMs = resourceWindowMs(e.resource, config);
+  const reset = currentReset(storedReset, t, windowMs);
+  const used = windowUsed(storedReset, storedUsed, t, windowMs);
 
   // seed 000, "Errors": primary first, so a caller out of requests learns x-ratelimit-remaining 0.
   if (e.countsPrimary && used >= e.limit)
@@ -81,6 +90,7 @@ function admit(
   // that deny becomes retry-after, so a client that waits it out is not refused by another one.
   let rule: LimitRule | null = null;
   let retryAt = t;
+  // A store that holds tickets (see SyncLimitsStore) has set this to the tickets it holds.
   const inFlight = elapsed >= sec.concurrency.leaseMs ? 0 : src[so + 1]!;
   // INVARIANT: at most `concurrency.limit` (100) requests of an identity are in flight.
   if (inFlight >= sec.concurrency.limit) {
@@ -126,7 +136,8 @@ function admit(
     }
   }
   // INVARIANT: a denied request changes no state (all or nothing): return before any write.
-  if (rule !== null) return deniedVerdict(rule, e.key, e.resource, e.limit, used, reset, retryAt, t, config);
+  if (rule !== null)
+    return deniedVerdict(rule, e.key, e.resource, e.limit, used, reset, retryAt, reading, config);
 
   // `GET /rate_limit` neither counts nor opens a window (seed 000, "Rate limit status").
   const counted = e.countsPrimary;
@@ -144,7 +155,15 @@ function admit(
     dst[dso + ws] = reset;
     dst[dso + ws + 1] = newUsed;
   }
-  const ticket = new AdmissionTicket(e.key, e.resource, e.graphql, e.limit, counted ? reset : 0, hint);
+  const ticket = new AdmissionTicket(
+    e.key,
+    e.resource,
+    e.graphql,
+    e.limit,
+    counted ? reset : 0,
+    hint,
+    ticketId,
+  );
   return allowedVerdict(e.resource, e.limit, newUsed, reset, ticket, config);
 }
 
@@ -197,8 +216,44 @@ function finish(
   dst[dso + 6] = minute;
   dst[dso + 7] = hour;
   dst[dso + ws + 1] = used;
-  const reset = currentReset(storedReset, t, resourceWindowMs(ticket.resource, config));
-  return allowedVerdict(ticket.resource, ticket.limit, windowUsed(storedReset, used, t), reset, null, config);
+  const windowMs = resourceWindowMs(ticket.resource, config);
+  const reset = currentReset(storedReset, t, windowMs);
+  return allowedVerdict(
+    ticket.resource,
+    ticket.limit,
+    windowUsed(storedReset, used, t, windowMs),
+    reset,
+    null,
+    config,
+  );
+}
+
+/**
+ * The answer to completing or releasing a ticket the store does not hold (a copy, a forgery, one
+ * already settled, one whose lease ran out): the identity's current numbers, and no change.
+ * @example
+ * import { unheldVerdict } from 'tollgate/limits';
+ * unheldVerdict(row, 0, ticket, Date.now(), config).allowed; // true: nothing was refused, nothing changed
+ */
+export function unheldVerdict(
+  src: ArrayLike<number>,
+  so: number,
+  ticket: Ticket,
+  now: number,
+  config: LimitsConfig,
+): Verdict {
+  const t = effectiveTime(now, src[so]!);
+  const ws = windowSlot(ticket.resource);
+  const windowMs = resourceWindowMs(ticket.resource, config);
+  const used = windowUsed(src[so + ws]!, src[so + ws + 1]!, t, windowMs);
+  return allowedVerdict(
+    ticket.resource,
+    ticket.limit,
+    used,
+    currentReset(src[so + ws]!, t, windowMs),
+    null,
+    config,
+  );
 }
 
 function copyRow(src: ArrayLike<number>, so: number, dst: StateRow, dso: number): void {

@@ -15,8 +15,10 @@ const output = new Float64Array(STATE_WIDTH);
  * The pure transition of the limits. No clock, no I/O, no randomness: time is `now` (epoch ms).
  * `admit` checks every rule and charges all of them or none; `complete` frees the in-flight slot,
  * charges CPU time and refunds a 304; `release` frees the slot of an aborted request. A denied
- * admission returns the very state object it was given. A `now` older than the identity's last
- * event counts as that event's time (clocks of several servers).
+ * admission returns the very state object it was given. Time is `effectiveTime(now, state.at)`:
+ * bad clock readings neither corrupt nor freeze the state. `step` counts `inFlight` as given: a
+ * store sets it to the tickets it holds and settles only tickets it holds (see TicketLedger);
+ * `ticketId` is the id the admitted request's ticket carries.
  * @example
  * import { step } from 'tollgate';
  * const { state, verdict } = step(undefined, { kind: 'admit', key: 'user:octocat', resource: 'core',
@@ -28,10 +30,11 @@ export function step(
   event: LimitEvent,
   now: number,
   config: LimitsConfig,
+  ticketId = 0,
 ): StepResult {
   const s = state ?? EMPTY_IDENTITY_STATE;
   packState(s, input, 0);
-  const verdict = stepInto(input, 0, event, now, config, output, 0);
+  const verdict = stepInto(input, 0, event, now, config, output, 0, -1, ticketId);
   const changed = event.kind !== 'admit' || verdict.allowed;
   return { state: changed ? unpackState(output, 0) : s, verdict };
 }

@@ -3,11 +3,14 @@
 import { TollgateError } from '../core/errors.js';
 import type { IdentityState, LimitsConfig, SyncLimitsStore, Verdict } from '../limits/index.js';
 import {
+  createTicketLedger,
+  effectiveTime,
   eventKey,
   type LimitEvent,
   STATE_WIDTH,
   stateExpiresAt,
   stepInto,
+  unheldVerdict,
   unpackState,
 } from '../limits/index.js';
 
@@ -71,6 +74,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const free: number[] = [];
   const zero = new Float64Array(STATE_WIDTH);
   const scratch = new Float64Array(STATE_WIDTH);
+  /** The tickets each identity has in flight: only identities with requests in flight cost anything here. */
+  const tickets = createTicketLedger();
   let nextRow = 0;
   let hand = 0;
   let calls = 0;
@@ -79,6 +84,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const expired = (row: number, now: number, config: LimitsConfig) =>
     stateExpiresAt(unpackState(slab, row * STATE_WIDTH), config) <= now;
   const drop = (row: number): void => {
+    tickets.forget(keys[row]!);
     rows.delete(keys[row]!);
     keys[row] = undefined;
     free.push(row);
@@ -140,12 +146,28 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       // the key, the hint saves the map lookup.
       const hint = event.kind === 'admit' ? (event.hint ?? -1) : event.ticket.hint;
       const row = hint >= 0 && keys[hint] === key ? hint : rows.get(key);
-      if (row !== undefined) {
+      const offset = row === undefined ? 0 : row * STATE_WIDTH;
+      const src = row === undefined ? zero : slab;
+      const t = effectiveTime(now, src[offset]!);
+      if (event.kind !== 'admit') {
+        // A ticket is a claim on a slot this store holds: a copy, a forgery, or one settled or
+        // expired already changes nothing.
+        if (row === undefined || !tickets.claim(key, event.ticket.id, t))
+          return unheldVerdict(src, offset, event.ticket, now, config);
         used[row] = 1;
-        const offset = row * STATE_WIDTH;
         return stepInto(slab, offset, event, now, config, slab, offset, row);
       }
-      const verdict = stepInto(zero, 0, event, now, config, scratch, 0);
+      const id = tickets.nextId();
+      const leaseEnd = t + config.secondary.concurrency.leaseMs;
+      if (row !== undefined) {
+        used[row] = 1;
+        // INVARIANT: the in-flight count is the number of tickets held with a lease still running.
+        slab[offset + 1] = tickets.live(key, t);
+        const verdict = stepInto(slab, offset, event, now, config, slab, offset, row, id);
+        if (verdict.allowed) tickets.hold(key, id, leaseEnd);
+        return verdict;
+      }
+      const verdict = stepInto(zero, 0, event, now, config, scratch, 0, -1, id);
       // A denied first request leaves no state to keep (all or nothing).
       if (event.kind === 'admit' && !verdict.allowed) return verdict;
       if (rows.size >= maxIdentities) evictOne(now, config);
@@ -155,6 +177,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       used[fresh] = 0;
       rows.set(key, fresh);
       keys[fresh] = key;
+      tickets.hold(key, id, leaseEnd);
       return verdict;
     },
     read(key: string): IdentityState | undefined {
@@ -172,6 +195,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       return dropped;
     },
     clear(): void {
+      tickets.clear();
       rows.clear();
       keys.length = 0;
       free.length = 0;

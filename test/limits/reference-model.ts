@@ -1,6 +1,6 @@
 // A small reference model of tollgate's limits, written plainly and separately from src/limits:
-// windows as {end, count}, buckets as "available" amounts refilled lazily per bucket, in-flight as a
-// counter. The model-based tests run it beside `step` and the memory store; they must agree on
+// windows as {end, count}, buckets as "available" amounts refilled lazily per bucket, in-flight as
+// the set of tickets held, each with its own lease. The model-based tests run it beside `step` and the memory store; they must agree on
 // every verdict. Amounts are kept in point·ms (points x window ms) so both sides stay exact.
 import type { LimitRule, LimitsConfig, LimitsResource } from '../../src/limits/limits-config.js';
 
@@ -20,6 +20,8 @@ export interface RefTicket {
   graphql: boolean;
   limit: number;
   windowEnd: number;
+  /** The model's own ticket number: a handle on one held slot. */
+  no: number;
 }
 
 class RefBucket {
@@ -42,8 +44,8 @@ class RefBucket {
 
 class RefIdentity {
   windows = new Map<LimitsResource, { end: number; count: number }>();
-  inFlight = 0;
-  lastEvent = 0;
+  /** Ticket number -> end of its lease. */
+  held = new Map<number, number>();
   rest: RefBucket;
   graphql: RefBucket;
   cpu: RefBucket;
@@ -77,6 +79,7 @@ export interface RefAdmit {
 /** The reference model: all identities of one run. */
 export class ReferenceLimits {
   private readonly ids = new Map<string, RefIdentity>();
+  private tickets = 0;
   constructor(private readonly c: LimitsConfig) {}
 
   private identity(key: string): RefIdentity {
@@ -119,7 +122,8 @@ export class ReferenceLimits {
       return { verdict: verdict(false, 'primary', w.count, w.end), ticket: null };
 
     for (const b of id.buckets()) b.refill(now);
-    const inFlight = now - id.lastEvent >= this.c.secondary.concurrency.leaseMs ? 0 : id.inFlight;
+    for (const [no, leaseEnd] of id.held) if (leaseEnd <= now) id.held.delete(no);
+    const inFlight = id.held.size;
     const denials: [LimitRule, number][] = [];
     if (inFlight >= this.c.secondary.concurrency.limit) denials.push(['concurrency', now + 1000]);
     const points = a.graphql ? id.graphql : id.rest;
@@ -144,8 +148,8 @@ export class ReferenceLimits {
       const retryAt = Math.max(...denials.map(([, at]) => at));
       return { verdict: verdict(false, denials[0]![0], w.count, retryAt), ticket: null };
     }
-    id.lastEvent = now;
-    id.inFlight = inFlight + 1;
+    const no = ++this.tickets;
+    id.held.set(no, now + this.c.secondary.concurrency.leaseMs);
     points.available -= a.cost * points.windowMs;
     if (a.content) {
       id.minute.available -= id.minute.windowMs;
@@ -162,16 +166,18 @@ export class ReferenceLimits {
       graphql: a.graphql,
       limit: a.limit,
       windowEnd: a.countsPrimary ? w.end : 0,
+      no,
     };
     return { verdict: verdict(true, null, used, null), ticket };
   }
 
   finish(ticket: RefTicket, status: number | 'release', cpuMs: number, now: number): RefVerdict {
     const id = this.identity(ticket.key);
+    const leaseEnd = id.held.get(ticket.no);
+    // A ticket not held (settled already, a copy, its lease over) changes nothing.
+    if (leaseEnd === undefined || leaseEnd <= now) return this.answer(id, ticket, now);
+    id.held.delete(ticket.no);
     for (const b of id.buckets()) b.refill(now);
-    id.inFlight =
-      now - id.lastEvent >= this.c.secondary.concurrency.leaseMs ? 0 : Math.max(0, id.inFlight - 1);
-    id.lastEvent = now;
     // One request charges at most the rule's capacity (its debt recovers within one window).
     const cpu = this.c.secondary.cpu;
     id.cpu.available -= Math.min(cpuMs, cpu.totalMs) * id.cpu.windowMs;
@@ -186,6 +192,10 @@ export class ReferenceLimits {
     ) {
       stored.count -= 1;
     }
+    return this.answer(id, ticket, now);
+  }
+
+  private answer(id: RefIdentity, ticket: RefTicket, now: number): RefVerdict {
     const w = this.window(id, ticket.resource, now);
     return {
       allowed: true,
@@ -198,6 +208,6 @@ export class ReferenceLimits {
   }
 
   inFlight(key: string): number {
-    return this.ids.get(key)?.inFlight ?? 0;
+    return this.ids.get(key)?.held.size ?? 0;
   }
 }

@@ -4,6 +4,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { IdentityState } from '../../src/limits/identity-state.js';
+import { EMPTY_IDENTITY_STATE } from '../../src/limits/identity-state.js';
+import {
+  createTicketLedger,
+  effectiveTime,
+  packState,
+  STATE_WIDTH,
+  unheldVerdict,
+} from '../../src/limits/index.js';
 import type { LimitEvent, Ticket } from '../../src/limits/limit-event.js';
 import type { LimitsConfig, LimitsResource } from '../../src/limits/limits-config.js';
 import { primaryLimits } from '../../src/limits/primary-limit.js';
@@ -168,12 +176,28 @@ const commands = [
     .map((ms) => new AdvanceCommand(ms)),
 ];
 
+/** A store written plainly over `step` and a ticket ledger, as a custom store would be. */
 function pureStep(cfg: LimitsConfig): Apply {
   const states = new Map<string, IdentityState>();
+  const ledger = createTicketLedger();
   return (event, now) => {
     const key = event.kind === 'admit' ? event.key : event.ticket.key;
-    const result = step(states.get(key), event, now, cfg);
-    states.set(key, result.state);
+    const state = states.get(key) ?? EMPTY_IDENTITY_STATE;
+    const t = effectiveTime(now, state.at);
+    if (event.kind !== 'admit') {
+      const row = new Float64Array(STATE_WIDTH);
+      packState(state, row, 0);
+      if (!ledger.claim(key, event.ticket.id, t)) return unheldVerdict(row, 0, event.ticket, now, cfg);
+      const result = step(state, event, now, cfg);
+      states.set(key, result.state);
+      return result.verdict;
+    }
+    const id = ledger.nextId();
+    const result = step({ ...state, inFlight: ledger.live(key, t) }, event, now, cfg, id);
+    if (result.verdict.allowed) {
+      ledger.hold(key, id, t + cfg.secondary.concurrency.leaseMs);
+      states.set(key, result.state);
+    }
     return result.verdict;
   };
 }

@@ -16,7 +16,13 @@ export function limitsStoreContract(name: string, make: () => LimitsStore, confi
     it('stores what step computes, field for field', async () => {
       const store = make();
       const verdict = await store.apply(admitEvent({ cost: 5, content: true }), T0, config);
-      const expected = step(undefined, admitEvent({ cost: 5, content: true }), T0, config);
+      const expected = step(
+        undefined,
+        admitEvent({ cost: 5, content: true }),
+        T0,
+        config,
+        verdict.ticket!.id,
+      );
       expect(verdict).toEqual(expected.verdict);
       expect(await store.read('user:octocat')).toEqual(expected.state);
     });

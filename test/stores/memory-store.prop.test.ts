@@ -1,5 +1,6 @@
 // The memory store under pressure: whatever it evicts, it never holds more than maxIdentities,
-// and every answer is `step` applied to the state it held for that identity just before.
+// and every answer is `step` applied to the state it held for that identity just before; a ticket
+// whose identity was dropped since, or whose lease ran out, settles nothing.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { LimitEvent, Ticket } from '../../src/limits/limit-event.js';
@@ -22,7 +23,10 @@ describe('memory store with eviction', () => {
       fc.property(fc.integer({ min: 1, max: 4 }), fc.array(opArb, { maxLength: 200 }), (max, ops) => {
         const store = createMemoryStore({ maxIdentities: max });
         let now = T0;
-        const open: Ticket[] = [];
+        const open: { ticket: Ticket; generation: number; leaseEnd: number }[] = [];
+        // Bumped each time the store drops an identity's state: its tickets are forgotten with it.
+        const generation = new Map<string, number>();
+        const keys = Array.from({ length: 8 }, (_, i) => `user:${i}`);
         for (const o of ops) {
           if (o.op === 'advance') {
             now += o.ms;
@@ -33,17 +37,31 @@ describe('memory store with eviction', () => {
             event = admitEvent({ key: `user:${o.who}`, limit: 4, cost: o.cost, content: o.content });
           } else {
             if (open.length === 0) continue;
-            const [ticket] = open.splice(o.index % open.length, 1);
-            event = { kind: 'complete', ticket: ticket!, status: o.status, cpuMs: 0 };
+            const [held] = open.splice(o.index % open.length, 1);
+            const { ticket } = held!;
+            event = { kind: 'complete', ticket, status: o.status, cpuMs: 0 };
+            if ((generation.get(ticket.key) ?? 0) !== held!.generation || now >= held!.leaseEnd) {
+              const before = store.read(ticket.key);
+              store.apply(event, now, tinyConfig);
+              expect(store.read(ticket.key)).toEqual(before);
+              continue;
+            }
           }
           const key = event.kind === 'admit' ? event.key : event.ticket.key;
           const before = store.read(key);
           const verdict = store.apply(event, now, tinyConfig);
-          const expected = step(before, event, now, tinyConfig);
+          const expected = step(before, event, now, tinyConfig, verdict.ticket?.id);
           expect({ ...verdict, ticket: null }).toEqual({ ...expected.verdict, ticket: null });
           expect(verdict.headers).toEqual(expected.verdict.headers);
           if (verdict.allowed || event.kind !== 'admit') expect(store.read(key)).toEqual(expected.state);
-          if (verdict.ticket) open.push(verdict.ticket);
+          for (const k of keys)
+            if (store.read(k) === undefined) generation.set(k, (generation.get(k) ?? 0) + 1);
+          if (verdict.ticket)
+            open.push({
+              ticket: verdict.ticket,
+              generation: generation.get(key) ?? 0,
+              leaseEnd: now + tinyConfig.secondary.concurrency.leaseMs,
+            });
           expect(store.size).toBeLessThanOrEqual(max);
         }
       }),
