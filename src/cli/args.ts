@@ -18,7 +18,7 @@ export interface ParsedArgs {
 export function parseCommandArgs(command: string, args: readonly string[], options: Options): ParsedArgs {
   try {
     const { values, positionals } = parseArgs({
-      args: [...args],
+      args: joinNegativeValues(args, options),
       options,
       allowPositionals: true,
       strict: true,
@@ -35,6 +35,24 @@ export function parseCommandArgs(command: string, args: readonly string[], optio
     }
     throw new UsageError(`${command}: ${text.split('\n')[0]}`);
   }
+}
+
+/**
+ * `--repositories -5` as `--repositories=-5`: node's parser refuses a value that looks like an
+ * option ("argument is ambiguous"); joined, the command can say what is wrong with the value.
+ */
+function joinNegativeValues(args: readonly string[], options: Options): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const next = args[i + 1];
+    const name = arg.startsWith('--') ? arg.slice(2) : undefined;
+    if (name !== undefined && options[name]?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
 }
 
 /** Requires `value` to be one of `choices`, naming them when it is not. */

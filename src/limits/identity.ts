@@ -50,6 +50,11 @@ const CLASSES: Readonly<Record<TokenKind, readonly [CallerClass, keyof IdentityF
  * // { key: 'installation:42', caller: 'installation', limits: { core: 7000, search: 30, graphql: 7000, lfs: 3000 } }
  */
 export function identityOf(token: LimitsCaller, config: LimitsConfig): LimitsIdentity {
+  if (typeof token !== 'object' || token === null)
+    throw new TollgateError(
+      'TOLLGATE_INVALID_TOKEN',
+      `limits: expected a token object with a \`kind\`, got \`${token === null ? 'null' : typeof token}\``,
+    );
   const caller = callerClassOf(token.kind);
   const [, fact, prefix] = CLASSES[token.kind];
   const value = token[fact];

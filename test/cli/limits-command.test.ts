@@ -123,3 +123,19 @@ describe('tollgate limits', () => {
     expect(stdout).toContain('--repositories N');
   });
 });
+
+describe('limits: values that look like options', () => {
+  it('says what is wrong with a negative count instead of "argument is ambiguous"', async () => {
+    let stderr = '';
+    const code = await runCli(['limits', '--kind', 'app-installation', '--repositories', '-5'], {
+      stdout: () => {},
+      stderr: (t) => {
+        stderr += t;
+      },
+      isTty: false,
+    });
+    expect(code).toBe(2);
+    expect(stderr).toContain('`--repositories` must be a whole number, got `-5`');
+    expect(stderr).not.toContain('ambiguous');
+  });
+});

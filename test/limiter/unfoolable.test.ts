@@ -83,3 +83,18 @@ describe('tickets are handles the store holds', () => {
     expect(limiter.store.read(id.key)).toEqual(after);
   });
 });
+
+describe('strict inputs', () => {
+  it('identify(null) throws a TollgateError with a code, not a TypeError', () => {
+    const limiter = createLimiter();
+    for (const bad of [null, undefined, 'classic', 7]) {
+      try {
+        limiter.identify(bad as never);
+        expect.unreachable();
+      } catch (error) {
+        expect(error).toMatchObject({ code: 'TOLLGATE_INVALID_TOKEN' });
+        expect((error as Error).message).toContain('token object');
+      }
+    }
+  });
+});
