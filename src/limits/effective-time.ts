@@ -11,7 +11,8 @@ export const CLOCK_SKEW_TOLERANCE_MS = 1000;
 /**
  * The whole-millisecond time of an event at clock reading `now` for an identity whose last event
  * was at `at`:
- * - a non-finite reading (NaN, Infinity) is no reading: nothing has passed since `at`;
+ * - a non-finite or negative reading (NaN, Infinity, before 1970) is no reading: nothing has
+ *   passed since `at`;
  * - a reading up to CLOCK_SKEW_TOLERANCE_MS behind `at` counts as `at` (servers' clocks differ a
  *   little, and time must not run backwards inside a bucket);
  * - a reading further behind is believed: the identity's time moves back to it, its buckets get no
@@ -23,7 +24,7 @@ export const CLOCK_SKEW_TOLERANCE_MS = 1000;
  * effectiveTime(1_000, 3_600_000); // 1000 (the stored time was in the future)
  */
 export function effectiveTime(now: number, at: number): number {
-  if (!Number.isFinite(now)) return at;
+  if (!(now >= 0) || now === Number.POSITIVE_INFINITY) return at;
   const reading = Math.floor(now);
   if (reading >= at || at - reading <= CLOCK_SKEW_TOLERANCE_MS) return Math.max(reading, at);
   return reading;

@@ -54,7 +54,7 @@ export function stepInto(
   const t = effectiveTime(now, src[so]!);
   // retry-after counts from the caller's clock, which may be a little behind t (skew): waiting it
   // must be enough.
-  const reading = Number.isFinite(now) ? Math.min(Math.floor(now), t) : t;
+  const reading = now >= 0 && Number.isFinite(now) ? Math.min(Math.floor(now), t) : t;
   return event.kind === 'admit'
     ? admit(src, so, event, t, reading, config, dst, dso, hint, ticketId)
     : finish(src, so, event, t, config, dst, dso);
@@ -90,8 +90,8 @@ function admit(
   // that deny becomes retry-after, so a client that waits it out is not refused by another one.
   let rule: LimitRule | null = null;
   let retryAt = t;
-  // A store that holds tickets (see SyncLimitsStore) has set this to the tickets it holds.
-  const inFlight = elapsed >= sec.concurrency.leaseMs ? 0 : src[so + 1]!;
+  // The store has set this to the tickets it holds with a lease running (see TicketLedger).
+  const inFlight = src[so + 1]!;
   // INVARIANT: at most `concurrency.limit` (100) requests of an identity are in flight.
   if (inFlight >= sec.concurrency.limit) {
     rule = 'concurrency';
@@ -191,7 +191,8 @@ function finish(
     ticket.countedReset === storedReset &&
     storedUsed > 0;
   const used = refund ? storedUsed - 1 : storedUsed;
-  const inFlight = elapsed >= sec.concurrency.leaseMs || src[so + 1]! <= 0 ? 0 : src[so + 1]! - 1;
+  // Only a ticket the store held gets here (see TicketLedger): its slot is freed.
+  const inFlight = src[so + 1]! <= 0 ? 0 : src[so + 1]! - 1;
   // One request's charge is clamped to the rule's capacity, so the worst debt one completion can
   // leave recovers within one window: a mismeasured `cpuMs` (1e12, about 21 years) must not lock
   // an identity out for longer than the rule's own window. (NaN charges nothing; the limiter
@@ -200,10 +201,17 @@ function finish(
   const cw = sec.cpu.windowMs;
   const rest = refillSpent(src[so + 2]!, sec.points.rest, elapsed);
   const gql = refillSpent(src[so + 3]!, sec.points.graphql, elapsed);
-  const cpu = refillSpent(src[so + 4]!, sec.cpu.totalMs, elapsed) + Math.min(cpuMs, sec.cpu.totalMs) * cw;
-  const gqlCpu =
+  // INVARIANT: CPU debt never exceeds one window's capacity, so an identity is refused for CPU at
+  // most one window after its last completion, however many requests were in flight.
+  const cpu = Math.min(
+    refillSpent(src[so + 4]!, sec.cpu.totalMs, elapsed) + Math.min(cpuMs, sec.cpu.totalMs) * cw,
+    2 * sec.cpu.totalMs * cw,
+  );
+  const gqlCpu = Math.min(
     refillSpent(src[so + 5]!, sec.cpu.graphqlMs, elapsed) +
-    (ticket.graphql ? Math.min(cpuMs, sec.cpu.graphqlMs) * cw : 0);
+      (ticket.graphql ? Math.min(cpuMs, sec.cpu.graphqlMs) * cw : 0),
+    2 * sec.cpu.graphqlMs * cw,
+  );
   const minute = refillSpent(src[so + 6]!, sec.content.perMinute, elapsed);
   const hour = refillSpent(src[so + 7]!, sec.content.perHour, elapsed);
   if (dst !== src || dso !== so) copyRow(src, so, dst, dso);

@@ -144,6 +144,17 @@ describe('createLimiter', () => {
     expect(limiter.admit({ identity }).allowed).toBe(true);
   });
 
+  it('frees each in-flight slot when its own lease of 600 s runs out', () => {
+    const clock = fakeClock();
+    const limiter = createLimiter({ clock: clock.now });
+    const identity = limiter.identify({ kind: 'classic', user: 'octocat' });
+    for (let i = 0; i < 100; i++) limiter.admit({ identity, cost: 0 });
+    clock.advance(599_999);
+    expect(limiter.admit({ identity, cost: 0 }).rule).toBe('concurrency');
+    clock.advance(1);
+    expect(limiter.admit({ identity, cost: 0 }).allowed).toBe(true);
+  });
+
   it('does not undercount after a lease ran out: a late completion of an old ticket frees nothing', () => {
     const clock = fakeClock();
     const limiter = createLimiter({ clock: clock.now });

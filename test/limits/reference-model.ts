@@ -180,8 +180,12 @@ export class ReferenceLimits {
     for (const b of id.buckets()) b.refill(now);
     // One request charges at most the rule's capacity (its debt recovers within one window).
     const cpu = this.c.secondary.cpu;
-    id.cpu.available -= Math.min(cpuMs, cpu.totalMs) * id.cpu.windowMs;
-    if (ticket.graphql) id.graphqlCpu.available -= Math.min(cpuMs, cpu.graphqlMs) * id.graphqlCpu.windowMs;
+    // ... and the debt never exceeds one window's capacity.
+    const charge = (b: RefBucket, ms: number) => {
+      b.available = Math.max(b.available - ms * b.windowMs, -b.capacity * b.windowMs);
+    };
+    charge(id.cpu, Math.min(cpuMs, cpu.totalMs));
+    if (ticket.graphql) charge(id.graphqlCpu, Math.min(cpuMs, cpu.graphqlMs));
     const stored = id.windows.get(ticket.resource);
     if (
       status === 304 &&

@@ -48,7 +48,12 @@ describe('memory store with eviction', () => {
             }
           }
           const key = event.kind === 'admit' ? event.key : event.ticket.key;
-          const before = store.read(key);
+          const stored = store.read(key);
+          // The store counts in flight as the tickets it holds with a lease running (TicketLedger).
+          const live = open.filter(
+            (x) => x.ticket.key === key && x.generation === (generation.get(key) ?? 0) && x.leaseEnd > now,
+          ).length;
+          const before = stored && event.kind === 'admit' ? { ...stored, inFlight: live } : stored;
           const verdict = store.apply(event, now, tinyConfig);
           const expected = step(before, event, now, tinyConfig, verdict.ticket?.id);
           expect({ ...verdict, ticket: null }).toEqual({ ...expected.verdict, ticket: null });
