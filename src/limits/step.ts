@@ -18,9 +18,9 @@ const output = new Float64Array(STATE_WIDTH);
  * admission returns the very state object it was given. A `now` older than the identity's last
  * event counts as that event's time (clocks of several servers).
  * @example
- * import { step } from 'tollgate';
+ * import { defaultLimits, step } from 'tollgate/limits';
  * const { state, verdict } = step(undefined, { kind: 'admit', key: 'user:octocat', resource: 'core',
- *   limit: 5000, cost: 1, content: false, graphql: false, countsPrimary: true }, now, config);
+ *   limit: 5000, cost: 1, content: false, graphql: false, countsPrimary: true }, Date.now(), defaultLimits());
  * verdict.headers['x-ratelimit-remaining']; // '4999'
  */
 export function step(
