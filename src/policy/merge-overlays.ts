@@ -15,7 +15,8 @@ export interface MergedEndpoint {
  * @example
  * import { type RawPermissionsTable, shippedSources, type TableSource } from 'tollgate/policy';
  * import { mergeOverlays } from './merge-overlays.js';
- * const overlay: TableSource<RawPermissionsTable> = { file: 'overlay.yaml', value: { version: 1, endpoints: { 'GET /x': { fine_grained: 'none' } } } };
+ * const value: RawPermissionsTable = { version: 1, endpoints: { 'GET /x': { fine_grained: 'none' } } };
+ * const overlay: TableSource<RawPermissionsTable> = { file: 'overlay.yaml', value };
  * mergeOverlays({ ...shippedSources, overlays: [overlay] }).get('GET /x')?.source.file; // 'overlay.yaml'
  */
 export function mergeOverlays(sources: TableSources): Map<string, MergedEndpoint> {

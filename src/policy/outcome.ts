@@ -22,7 +22,8 @@ const NO_MISSING: readonly never[] = Object.freeze([]);
  * @example
  * import { outcome } from './outcome.js';
  * outcome(false, 401, 'authentication_required', '`GET /user/repository_invitations` requires authentication');
- * // { allowed: false, status: 401, reason: 'authentication_required', message: '`GET /user/repository_invitations` requires authentication',
+ * // { allowed: false, status: 401, reason: 'authentication_required',
+ * //   message: '`GET /user/repository_invitations` requires authentication',
  * //   missing: [], addition: { kind: 'none' }, certain: true }
  */
 export function outcome(

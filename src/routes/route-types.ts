@@ -6,7 +6,8 @@ import type { HttpMethod } from '../core/http-method.js';
  * @example
  * import { compileRoutes, matchRoute } from 'tollgate/routes';
  * const tree = compileRoutes([{ method: 'GET', template: '/repos/{owner}/{repo}/contents/{path}', multiSegment: 'path' }]);
- * matchRoute(tree, 'GET', '/repos/o/r/contents/docs/README.md'); // { kind: 'matched', route: 0, params: { owner: 'o', repo: 'r', path: 'docs/README.md' } }
+ * matchRoute(tree, 'GET', '/repos/o/r/contents/docs/README.md');
+ * // { kind: 'matched', route: 0, params: { owner: 'o', repo: 'r', path: 'docs/README.md' } }
  */
 export interface RouteInput {
   readonly method: HttpMethod;
