@@ -47,8 +47,10 @@ function render(kind: TokenKind, title: string, all: readonly LimitLine[]): stri
  * `tollgate limits --kind K [--repositories N] [--users N] [--enterprise-cloud] [--json]`.
  * @example
  * // $ tollgate limits --kind app-installation --repositories 50 --users 30
+ * // limits for token kind `app-installation` (50 repositories, 30 users), counted per installation
+ * //
  * // primary (per resource)
- * //   core                 7,000 requests per hour    fixed window (...)
+ * //   core                 7,000 requests per hour                          fixed window (...)
  */
 export const limitsCommand: Command = (args, io) => {
   const { values, positionals } = parseCommandArgs('limits', args, {

@@ -12,8 +12,13 @@ export type TollgateErrorCode =
  * Thrown for misuse (a bad option, table or token file) and infrastructure faults. Decisions and
  * verdicts never throw: a deny is a value.
  * @example
- * import { TollgateError } from 'tollgate';
- * try { createPolicy({ overlays: [bad] }); } catch (e) { if ((e as TollgateError).code === 'TOLLGATE_INVALID_TABLE') ... }
+ * import { createPolicy, isTollgateError } from 'tollgate';
+ * import { loadTables } from 'tollgate/tables';
+ * try {
+ *   createPolicy(loadTables(['my-overlay.yaml']));
+ * } catch (error) {
+ *   if (isTollgateError(error) && error.code === 'TOLLGATE_INVALID_TABLE') console.error(error.details.join('\n'));
+ * }
  */
 export class TollgateError extends Error {
   readonly code: TollgateErrorCode;

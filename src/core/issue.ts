@@ -23,8 +23,11 @@ export interface Issue {
 /**
  * `file:line:col: message (hint)`, the form every tollgate error uses.
  * @example
- * import { formatIssue } from 'tollgate';
- * formatIssue(issue); // "data/permissions.yaml:12:7: unknown permission `isues` (did you mean `issues`?)"
+ * import { formatIssue } from 'tollgate/tables';
+ * const source = { file: 'data/permissions.yaml', line: 12, column: 7 };
+ * const message = 'unknown permission `isues` (did you mean `issues`?)';
+ * formatIssue({ code: 'unknown_permission', message, hint: 'permissions are listed in data/scopes.yaml', path: [], source });
+ * // 'data/permissions.yaml:12:7: unknown permission `isues` (did you mean `issues`?) (permissions are listed in data/scopes.yaml)'
  */
 export function formatIssue(issue: Issue): string {
   const { file, line, column } = issue.source;

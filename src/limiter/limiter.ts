@@ -14,16 +14,22 @@ import type {
 /**
  * A value, or a promise of it when the store is asynchronous.
  * @example
- * import { type StoreResult } from 'tollgate';
- * type V = StoreResult<MemoryStore, Verdict>; // Verdict (a sync store answers directly)
+ * import type { Verdict } from 'tollgate';
+ * import type { AsyncLimitsStore, SyncLimitsStore } from 'tollgate/limits';
+ * import type { StoreResult } from './limiter.js';
+ * type Direct = StoreResult<SyncLimitsStore, Verdict>; // Verdict (a sync store answers directly)
+ * type Later = StoreResult<AsyncLimitsStore, Verdict>; // Promise<Verdict>
  */
 export type StoreResult<S extends LimitsStore, T> = S extends SyncLimitsStore ? T : Promise<T>;
 
 /**
  * One request, as the limiter needs it.
  * @example
- * import { type AdmitRequest } from 'tollgate';
+ * import { type AdmitRequest, createLimiter } from 'tollgate';
+ * const limiter = createLimiter();
+ * const identity = limiter.identify({ kind: 'classic', user: 'octocat' });
  * const request: AdmitRequest = { identity, method: 'POST', content: true };
+ * limiter.admit(request).allowed; // true
  */
 export interface AdmitRequest {
   /** From `limiter.identify(token)`; cache it per token. */
@@ -44,8 +50,10 @@ export interface AdmitRequest {
 /**
  * How the response went, for `complete`.
  * @example
- * import { type CompleteFacts } from 'tollgate';
- * limiter.complete(ticket, { status: 304, cpuMs: 4 } satisfies CompleteFacts);
+ * import { type CompleteFacts, createLimiter } from 'tollgate';
+ * const limiter = createLimiter();
+ * const { ticket } = limiter.admit({ identity: limiter.identify({ kind: 'classic', user: 'octocat' }) });
+ * if (ticket) limiter.complete(ticket, { status: 304, cpuMs: 4 } satisfies CompleteFacts);
  */
 export interface CompleteFacts {
   readonly status: number;
@@ -56,8 +64,11 @@ export interface CompleteFacts {
 /**
  * Options of `createLimiter`.
  * @example
- * import { type LimiterOptions } from 'tollgate';
- * const options: LimiterOptions<MemoryStore> = { store: createMemoryStore(), clock: () => simulatedNow };
+ * import { createLimiter, createMemoryStore, type LimiterOptions } from 'tollgate';
+ * import type { SyncLimitsStore } from 'tollgate/limits';
+ * let simulatedNow = 1_700_000_000_000;
+ * const options: LimiterOptions<SyncLimitsStore> = { store: createMemoryStore(), clock: () => simulatedNow };
+ * const limiter = createLimiter(options);
  */
 export interface LimiterOptions<S extends LimitsStore> {
   /** Default: a new memory store. */
@@ -71,8 +82,9 @@ export interface LimiterOptions<S extends LimitsStore> {
 /**
  * The limiter. Methods answer synchronously over a synchronous store.
  * @example
- * import { type Limiter } from 'tollgate';
- * const limiter: Limiter<MemoryStore> = createLimiter({ store: createMemoryStore() });
+ * import { createLimiter, createMemoryStore, type Limiter } from 'tollgate';
+ * import type { SyncLimitsStore } from 'tollgate/limits';
+ * const limiter: Limiter<SyncLimitsStore> = createLimiter({ store: createMemoryStore() });
  */
 export interface Limiter<S extends LimitsStore> {
   readonly config: LimitsConfig;

@@ -8,8 +8,8 @@ import type { LimitBody, Verdict } from './verdict.js';
  * The `x-ratelimit-*` headers of a primary window (seed 000, "Rate limit response headers").
  * `reset` is the window's end in epoch ms; the header carries epoch seconds.
  * @example
- * import { rateLimitHeaders } from 'tollgate';
- * rateLimitHeaders('core', 5000, 1, 1_700_003_600_000, config);
+ * import { defaultLimits, rateLimitHeaders } from 'tollgate/limits';
+ * rateLimitHeaders('core', 5000, 1, 1_700_003_600_000, defaultLimits());
  * // { 'x-ratelimit-limit': '5000', 'x-ratelimit-remaining': '4999', 'x-ratelimit-used': '1',
  * //   'x-ratelimit-reset': '1700003600', 'x-ratelimit-resource': 'core' }
  */
@@ -84,8 +84,9 @@ class LimitVerdict implements Verdict {
 /**
  * The verdict of an admitted request (or of a completed one): the window's numbers and headers.
  * @example
- * import { allowedVerdict } from 'tollgate';
- * allowedVerdict('core', 5000, 1, resetMs, ticket, config).headers['x-ratelimit-remaining']; // '4999'
+ * import { allowedVerdict, defaultLimits } from 'tollgate/limits';
+ * const verdict = allowedVerdict('core', 5000, 1, 1_700_003_600_000, null, defaultLimits());
+ * verdict.headers['x-ratelimit-remaining']; // '4999'
  */
 export function allowedVerdict(
   resource: LimitsResource,
@@ -161,8 +162,10 @@ function secondaryBody(rule: LimitRule, config: LimitsConfig): LimitBody {
  * The verdict of a denied request: status 403 (or 429 per config), the JSON body, `retry-after`
  * on secondary rules, and `x-ratelimit-remaining: 0` on the primary one (seed 000, "Errors").
  * @example
- * import { deniedVerdict } from 'tollgate';
- * deniedVerdict('concurrency', 'user:octocat', 'core', 5000, 3, resetMs, now + 1000, now, config).headers['retry-after']; // '1'
+ * import { defaultLimits, deniedVerdict } from 'tollgate/limits';
+ * const now = 1_700_000_000_000;
+ * const verdict = deniedVerdict('concurrency', 'user:octocat', 'core', 5000, 3, now + 3_600_000, now + 1000, now, defaultLimits());
+ * verdict.headers['retry-after']; // '1'
  */
 export function deniedVerdict(
   rule: LimitRule,
@@ -199,9 +202,11 @@ export function deniedVerdict(
 /**
  * The HTTP response of a denied verdict, ready to write; null when the verdict allowed.
  * @example
- * import { limitedResponse } from 'tollgate';
- * const response = limitedResponse(verdict);
- * if (response) return new Response(response.body, { status: response.status, headers: response.headers });
+ * import { limitedResponse, type Verdict } from 'tollgate';
+ * function denial(verdict: Verdict): Response | null {
+ *   const response = limitedResponse(verdict);
+ *   return response && new Response(response.body, { status: response.status, headers: response.headers });
+ * }
  */
 export function limitedResponse(verdict: Verdict): {
   readonly status: number;

@@ -53,7 +53,9 @@ function resource(raw: Raw, key: string): ResourceLimit {
  * throws `TOLLGATE_INVALID_TABLE` on the first missing or mistyped field, and on a secondary
  * message that lacks the words "secondary rate limit" (clients look for them; seed 000, "Errors").
  * @example
- * import { compileLimits } from 'tollgate';
+ * import { readFileSync } from 'node:fs';
+ * import { compileLimits } from 'tollgate/limits';
+ * import { parse } from 'yaml';
  * const config = compileLimits(parse(readFileSync('data/limits.yaml', 'utf8')));
  * config.primary.callers.user.limit; // 5000
  */

@@ -9,7 +9,7 @@ let cached: LimitsConfig | undefined;
  * The default LimitsConfig: every number of seed 000's limit tables, plus tollgate's documented
  * choices where the seed shows none (search, GraphQL, polling). Compiled once, on first use.
  * @example
- * import { defaultLimits } from 'tollgate';
+ * import { defaultLimits } from 'tollgate/limits';
  * defaultLimits().secondary.concurrency.limit; // 100
  */
 export function defaultLimits(): LimitsConfig {

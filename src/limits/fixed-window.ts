@@ -5,7 +5,7 @@
  * The end of a window opened at `now`: `windowMs` later, rounded up to a whole second so the
  * `x-ratelimit-reset` header (epoch seconds) is exactly the moment the window ends.
  * @example
- * import { windowEnd } from 'tollgate';
+ * import { windowEnd } from './fixed-window.js';
  * windowEnd(1_700_000_000_500, 3_600_000); // 1700003601000
  */
 export function windowEnd(now: number, windowMs: number): number {
@@ -36,7 +36,7 @@ export function windowUsed(reset: number, used: number, now: number, windowMs: n
  * The end of the window open at `now`: the stored one while it lasts, else a new one. A window
  * opens at the first request after the previous one ended, like the service's `x-ratelimit-reset`.
  * @example
- * import { currentReset } from 'tollgate';
+ * import { currentReset } from './fixed-window.js';
  * currentReset(0, 1_700_000_000_000, 3_600_000); // 1700003600000
  */
 export function currentReset(reset: number, now: number, windowMs: number): number {

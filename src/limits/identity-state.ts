@@ -7,8 +7,11 @@
  * (see `token-bucket.ts`); 0 means a full bucket. Window fields hold the window's end (epoch ms)
  * and the requests counted in it.
  * @example
- * import { type IdentityState } from 'tollgate';
- * const state: IdentityState | undefined = store.read('user:octocat'); // state?.coreUsed
+ * import { createLimiter } from 'tollgate';
+ * import type { IdentityState } from 'tollgate/limits';
+ * const limiter = createLimiter();
+ * limiter.admit({ identity: limiter.identify({ kind: 'classic', user: 'octocat' }) });
+ * const state: IdentityState | undefined = limiter.store.read('user:octocat'); // state?.coreUsed === 1
  */
 export interface IdentityState {
   /** Time of the identity's last event (epoch ms); every bucket is refilled up to it. */
@@ -34,8 +37,11 @@ export interface IdentityState {
 /**
  * The state of an identity never seen (or fully rested): nothing spent, nothing counted.
  * @example
- * import { EMPTY_IDENTITY_STATE, step } from 'tollgate';
- * step(EMPTY_IDENTITY_STATE, event, now, config);
+ * import { type AdmitEvent, defaultLimits, step } from 'tollgate/limits';
+ * import { EMPTY_IDENTITY_STATE } from './identity-state.js';
+ * const event: AdmitEvent = { kind: 'admit', key: 'user:octocat', resource: 'core', limit: 5000,
+ *   cost: 1, content: false, graphql: false, countsPrimary: true };
+ * step(EMPTY_IDENTITY_STATE, event, 1_700_000_000_000, defaultLimits()).state.coreUsed; // 1
  */
 export const EMPTY_IDENTITY_STATE: IdentityState = Object.freeze({
   at: 0,
@@ -59,7 +65,7 @@ export const EMPTY_IDENTITY_STATE: IdentityState = Object.freeze({
 /**
  * Field names in a fixed order, for stores that pack the state into arrays.
  * @example
- * import { IDENTITY_STATE_FIELDS } from 'tollgate';
+ * import { IDENTITY_STATE_FIELDS } from './identity-state.js';
  * IDENTITY_STATE_FIELDS[0]; // 'at'
  */
 export const IDENTITY_STATE_FIELDS: readonly (keyof IdentityState)[] = Object.keys(

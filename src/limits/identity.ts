@@ -7,7 +7,7 @@ import { type CallerClass, type PrimaryLimits, primaryLimits } from './primary-l
 /**
  * A token as the limits see it: its kind and identity facts (see `IdentityFacts`).
  * @example
- * import { type LimitsCaller } from 'tollgate';
+ * import type { LimitsCaller } from 'tollgate/limits';
  * const caller: LimitsCaller = { kind: 'workflow', repository: 'octo/app' };
  */
 export type LimitsCaller = IdentityFacts & { readonly kind: TokenKind };
@@ -15,8 +15,10 @@ export type LimitsCaller = IdentityFacts & { readonly kind: TokenKind };
 /**
  * The identity a request is counted against, with the caller's limits on every resource.
  * @example
- * import { type LimitsIdentity } from 'tollgate';
- * const identity: LimitsIdentity = limiter.identify({ kind: 'classic', user: 'octocat' });
+ * import { createLimiter } from 'tollgate';
+ * import type { LimitsIdentity } from 'tollgate/limits';
+ * const limiter = createLimiter();
+ * const identity: LimitsIdentity = limiter.identify({ kind: 'classic', user: 'octocat' }); // identity.key === 'user:octocat'
  */
 export interface LimitsIdentity {
   /** Stable store key, e.g. `user:octocat`, `ip:203.0.113.7`, `repository:octo/app`. */
@@ -45,8 +47,8 @@ const CLASSES: Readonly<Record<TokenKind, readonly [CallerClass, keyof IdentityF
  * workflow token by repository (compared case-insensitively, like the seed's `owner`/`repo`).
  * Throws `TOLLGATE_INVALID_TOKEN` when the fact that keys the identity is missing.
  * @example
- * import { identityOf } from 'tollgate';
- * identityOf({ kind: 'app-installation', installation: '42', repositoriesCount: 50, usersCount: 30 }, config);
+ * import { defaultLimits, identityOf } from 'tollgate/limits';
+ * identityOf({ kind: 'app-installation', installation: '42', repositoriesCount: 50, usersCount: 30 }, defaultLimits());
  * // { key: 'installation:42', caller: 'installation', limits: { core: 7000, search: 30, graphql: 7000, lfs: 3000 } }
  */
 export function identityOf(token: LimitsCaller, config: LimitsConfig): LimitsIdentity {
@@ -71,7 +73,7 @@ export function identityOf(token: LimitsCaller, config: LimitsConfig): LimitsIde
 /**
  * The caller class of a token kind: who its requests are counted against.
  * @example
- * import { callerClassOf } from 'tollgate';
+ * import { callerClassOf } from 'tollgate/limits';
  * callerClassOf('fine-grained'); // 'user'
  */
 export function callerClassOf(kind: TokenKind): CallerClass {

@@ -5,7 +5,7 @@ import type { InstallationLimitRule } from './limits-config.js';
 /**
  * What the installation formula needs to know about an installation.
  * @example
- * import { type InstallationFacts } from 'tollgate';
+ * import type { InstallationFacts } from 'tollgate/limits';
  * const facts: InstallationFacts = { repositoriesCount: 50, usersCount: 30 };
  */
 export interface InstallationFacts {
@@ -25,8 +25,8 @@ export interface InstallationFacts {
  *
  * Worked example: 50 repositories and 30 users -> 5,000 + 50 x 30 + 50 x 10 = 7,000.
  * @example
- * import { installationLimit } from 'tollgate';
- * installationLimit({ repositoriesCount: 50, usersCount: 30 }, config.primary.callers.installation); // 7000
+ * import { defaultLimits, installationLimit } from 'tollgate/limits';
+ * installationLimit({ repositoriesCount: 50, usersCount: 30 }, defaultLimits().primary.callers.installation); // 7000
  */
 export function installationLimit(facts: InstallationFacts, rule: InstallationLimitRule): number {
   // Checked even on enterprise cloud: a bad count is a setup mistake wherever it appears.

@@ -5,7 +5,7 @@ import type { LimitsResource } from './limits-config.js';
  * A request arrives. It carries everything the rules need, so `step` never looks anything up:
  * the identity key, the resource, the caller's primary limit there, the point cost, and flags.
  * @example
- * import type { AdmitEvent } from 'tollgate';
+ * import type { AdmitEvent } from 'tollgate/limits';
  * const event: AdmitEvent = { kind: 'admit', key: 'user:octocat', resource: 'core', limit: 5000,
  *   cost: 1, content: false, graphql: false, countsPrimary: true };
  */
@@ -32,7 +32,10 @@ export interface AdmitEvent {
  * What an admitted request needs to be completed or released later, possibly on another server:
  * plain data, safe to serialize.
  * @example
- * import type { Ticket } from 'tollgate';
+ * import { createLimiter } from 'tollgate';
+ * import type { Ticket } from 'tollgate/limits';
+ * const limiter = createLimiter();
+ * const verdict = limiter.admit({ identity: limiter.identify({ kind: 'classic', user: 'octocat' }) });
  * const ticket: Ticket | null = verdict.ticket; // null when denied
  */
 export interface Ticket {
@@ -61,7 +64,7 @@ export interface Ticket {
  * field: declared with the object, so settling never reshapes it, and absent from its JSON (a
  * ticket stays plain data; a serialized copy does not carry it).
  * @example
- * import { AdmissionTicket } from './limit-event.js';
+ * import { AdmissionTicket } from 'tollgate/limits';
  * const ticket = new AdmissionTicket('user:octocat', 'core', false, 5000, 0, -1);
  * JSON.stringify(ticket); // '{"key":"user:octocat","resource":"core","graphql":false,"limit":5000,"countedReset":0,"hint":-1}'
  */
@@ -108,7 +111,8 @@ export class AdmissionTicket implements Ticket {
  * The response was sent: frees the in-flight slot, charges the CPU time (seed 000: CPU is a
  * secondary rule) and refunds the primary count of a 304 (seed 000, "Polling rules", rule 2).
  * @example
- * import type { CompleteEvent } from 'tollgate';
+ * import { AdmissionTicket, type CompleteEvent } from 'tollgate/limits';
+ * const ticket = new AdmissionTicket('user:octocat', 'core', false, 5000, 1_700_003_600_000, -1);
  * const event: CompleteEvent = { kind: 'complete', ticket, status: 200, cpuMs: 12 };
  */
 export interface CompleteEvent {
@@ -122,7 +126,8 @@ export interface CompleteEvent {
 /**
  * The request was aborted or the connection closed: frees the in-flight slot, charges any CPU used.
  * @example
- * import type { ReleaseEvent } from 'tollgate';
+ * import { AdmissionTicket, type ReleaseEvent } from 'tollgate/limits';
+ * const ticket = new AdmissionTicket('user:octocat', 'core', false, 5000, 1_700_003_600_000, -1);
  * const event: ReleaseEvent = { kind: 'release', ticket, cpuMs: 0 };
  */
 export interface ReleaseEvent {
@@ -134,16 +139,21 @@ export interface ReleaseEvent {
 /**
  * Any event of `step`.
  * @example
- * import { type LimitEvent } from 'tollgate';
- * const events: LimitEvent[] = [admitEvent, { kind: 'release', ticket, cpuMs: 0 }];
+ * import { AdmissionTicket, type LimitEvent } from 'tollgate/limits';
+ * const ticket = new AdmissionTicket('user:octocat', 'core', false, 5000, 1_700_003_600_000, -1);
+ * const events: LimitEvent[] = [
+ *   { kind: 'admit', key: 'user:octocat', resource: 'core', limit: 5000, cost: 1, content: false, graphql: false, countsPrimary: true },
+ *   { kind: 'release', ticket, cpuMs: 0 },
+ * ];
  */
 export type LimitEvent = AdmitEvent | CompleteEvent | ReleaseEvent;
 
 /**
  * The identity key an event applies to.
  * @example
- * import { eventKey } from 'tollgate';
- * eventKey({ kind: 'release', ticket, cpuMs: 0 }); // ticket.key
+ * import { AdmissionTicket, eventKey } from 'tollgate/limits';
+ * const ticket = new AdmissionTicket('user:octocat', 'core', false, 5000, 1_700_003_600_000, -1);
+ * eventKey({ kind: 'release', ticket, cpuMs: 0 }); // 'user:octocat'
  */
 export function eventKey(event: LimitEvent): string {
   return event.kind === 'admit' ? event.key : event.ticket.key;

@@ -3,7 +3,7 @@
 /**
  * The primary rate-limit resources of seed 000 ("Primary rate limits"); each has its own window.
  * @example
- * import { type LimitsResource } from 'tollgate';
+ * import type { LimitsResource } from 'tollgate/limits';
  * const resource: LimitsResource = 'search';
  */
 export type LimitsResource = 'core' | 'search' | 'graphql' | 'lfs';
@@ -11,7 +11,7 @@ export type LimitsResource = 'core' | 'search' | 'graphql' | 'lfs';
 /**
  * Every resource, in the order `GET /rate_limit` lists them.
  * @example
- * import { LIMITS_RESOURCES } from 'tollgate';
+ * import { LIMITS_RESOURCES } from 'tollgate/limits';
  * LIMITS_RESOURCES; // ['core', 'search', 'graphql', 'lfs']
  */
 export const LIMITS_RESOURCES: readonly LimitsResource[] = ['core', 'search', 'graphql', 'lfs'];
@@ -20,8 +20,10 @@ export const LIMITS_RESOURCES: readonly LimitsResource[] = ['core', 'search', 'g
  * The rules a request can be denied by: the primary window of its resource, then the secondary
  * rules of seed 000 ("Secondary rate limits"), in the order `step` checks them.
  * @example
- * import { type LimitRule } from 'tollgate';
- * if (verdict.rule === ('content_per_minute' satisfies LimitRule)) slowDown();
+ * import type { Verdict } from 'tollgate';
+ * import type { LimitRule } from 'tollgate/limits';
+ * const CONTENT_RULES: readonly LimitRule[] = ['content_per_minute', 'content_per_hour'];
+ * const tooMuchContent = (verdict: Verdict) => verdict.rule !== null && CONTENT_RULES.includes(verdict.rule);
  */
 export type LimitRule =
   | 'primary'
@@ -36,7 +38,7 @@ export type LimitRule =
 /**
  * Every rule, in the order `step` checks them.
  * @example
- * import { LIMIT_RULES } from 'tollgate';
+ * import { LIMIT_RULES } from 'tollgate/limits';
  * LIMIT_RULES[0]; // 'primary'
  */
 export const LIMIT_RULES: readonly LimitRule[] = [
@@ -58,7 +60,7 @@ export type LimitAlgorithm = 'fixed window' | 'token bucket' | 'counter';
  * fixed windows ending at `x-ratelimit-reset`; the per-minute and per-hour secondary rules are
  * token buckets; concurrency is a counter of requests in flight.
  * @example
- * import { RULE_ALGORITHMS } from 'tollgate';
+ * import { RULE_ALGORITHMS } from 'tollgate/limits';
  * RULE_ALGORITHMS.rest_points; // 'token bucket'
  */
 export const RULE_ALGORITHMS: Readonly<Record<LimitRule, LimitAlgorithm>> = {
@@ -75,8 +77,8 @@ export const RULE_ALGORITHMS: Readonly<Record<LimitRule, LimitAlgorithm>> = {
 /**
  * A caller class with one number, raised for enterprise-cloud callers.
  * @example
- * import { type CallerLimit } from 'tollgate';
- * const user: CallerLimit = config.primary.callers.user; // { limit: 5000, enterpriseCloud: 15000 }
+ * import { type CallerLimit, defaultLimits } from 'tollgate/limits';
+ * const user: CallerLimit = defaultLimits().primary.callers.user; // { limit: 5000, enterpriseCloud: 15000 }
  */
 export interface CallerLimit {
   readonly limit: number;
@@ -86,8 +88,8 @@ export interface CallerLimit {
 /**
  * The installation formula of seed 000 ("Scaling of installation limits").
  * @example
- * import { type InstallationLimitRule } from 'tollgate';
- * const rule: InstallationLimitRule = config.primary.callers.installation; // rule.ceiling === 12500
+ * import { defaultLimits, type InstallationLimitRule } from 'tollgate/limits';
+ * const rule: InstallationLimitRule = defaultLimits().primary.callers.installation; // rule.ceiling === 12500
  */
 export interface InstallationLimitRule extends CallerLimit {
   readonly repositoriesIncluded: number;
@@ -100,8 +102,8 @@ export interface InstallationLimitRule extends CallerLimit {
 /**
  * A non-core resource: its own numbers, or the caller's core numbers in a separate window.
  * @example
- * import { type ResourceLimit } from 'tollgate';
- * const lfs: ResourceLimit = config.primary.resources.lfs; // { windowMs: 60000, sameAsCore: false, anonymous: 300, ... }
+ * import { defaultLimits, type ResourceLimit } from 'tollgate/limits';
+ * const lfs: ResourceLimit = defaultLimits().primary.resources.lfs; // { windowMs: 60000, sameAsCore: false, anonymous: 300, ... }
  */
 export type ResourceLimit =
   | { readonly windowMs: number; readonly sameAsCore: true }
@@ -116,8 +118,8 @@ export type ResourceLimit =
 /**
  * Header names of the answers (lowercase).
  * @example
- * import { type LimitsHeaderNames } from 'tollgate';
- * const names: LimitsHeaderNames = config.answers.headers; // names.reset === 'x-ratelimit-reset'
+ * import { defaultLimits, type LimitsHeaderNames } from 'tollgate/limits';
+ * const names: LimitsHeaderNames = defaultLimits().answers.headers; // names.reset === 'x-ratelimit-reset'
  */
 export interface LimitsHeaderNames {
   readonly limit: string;
@@ -134,8 +136,11 @@ export interface LimitsHeaderNames {
  * The whole rate-limit configuration. Plain data (JSON-serializable) so a store can ship it to
  * another process; build it with `compileLimits` from the YAML table.
  * @example
- * import { compileLimits, type LimitsConfig } from 'tollgate';
- * const config: LimitsConfig = compileLimits(parse(readFileSync('data/limits.yaml', 'utf8')));
+ * import { createLimiter } from 'tollgate';
+ * import { defaultLimits, type LimitsConfig } from 'tollgate/limits';
+ * const shipped = defaultLimits();
+ * const config: LimitsConfig = { ...shipped, answers: { ...shipped.answers, status: 429 } };
+ * const limiter = createLimiter({ config });
  */
 export interface LimitsConfig {
   readonly primary: {

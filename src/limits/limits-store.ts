@@ -10,7 +10,8 @@ import type { Verdict } from './verdict.js';
  * no other event of the same identity in between. The event belongs to the caller: the limiter
  * reuses it for the next admission, so a store must not keep it once `apply` returns.
  * @example
- * import { createMemoryStore, type SyncLimitsStore } from 'tollgate';
+ * import { createMemoryStore } from 'tollgate';
+ * import type { SyncLimitsStore } from 'tollgate/limits';
  * const store: SyncLimitsStore = createMemoryStore();
  */
 export interface SyncLimitsStore {
@@ -25,8 +26,15 @@ export interface SyncLimitsStore {
  * Redis store runs `step` as one script per event (read state, transition, write, expire at
  * `stateExpiresAt`), so every bucket of a request costs one round trip.
  * @example
- * import type { AsyncLimitsStore } from 'tollgate';
- * const store: AsyncLimitsStore = createRedisStore({ client });
+ * import { createLimiter, createMemoryStore } from 'tollgate';
+ * import type { AsyncLimitsStore } from 'tollgate/limits';
+ * const memory = createMemoryStore();
+ * const store: AsyncLimitsStore = {
+ *   sync: false,
+ *   apply: async (event, now, config) => memory.apply(event, now, config),
+ *   read: async (key) => memory.read(key),
+ * };
+ * const limiter = createLimiter({ store }); // limiter.admit(...) answers a Promise<Verdict>
  */
 export interface AsyncLimitsStore {
   readonly sync: false;
@@ -37,7 +45,7 @@ export interface AsyncLimitsStore {
 /**
  * Any store the limiter can use.
  * @example
- * import { type LimitsStore } from 'tollgate';
- * function useStore(store: LimitsStore) { return createLimiter({ store }); }
+ * import { createLimiter, type LimitsStore } from 'tollgate';
+ * function limiterOver<S extends LimitsStore>(store: S) { return createLimiter({ store }); }
  */
 export type LimitsStore = SyncLimitsStore | AsyncLimitsStore;

@@ -5,8 +5,9 @@ import type { LimitsConfig } from './limits-config.js';
 /**
  * What decides a request's default point cost.
  * @example
- * import { type PointCostFacts } from 'tollgate';
- * const facts: PointCostFacts = { graphql: true, mutation: true }; // pointCost(facts, config) === 5
+ * import { defaultLimits, type PointCostFacts, pointCost } from 'tollgate/limits';
+ * const facts: PointCostFacts = { graphql: true, mutation: true };
+ * pointCost(facts, defaultLimits()); // 5
  */
 export interface PointCostFacts {
   /** HTTP method of a REST request. */
@@ -29,8 +30,8 @@ function isRead(method: string): boolean {
  * authoritative table for REST) takes precedence: pass it to the limiter as `cost`. A `method`
  * that is not a string throws `TOLLGATE_INVALID_OPTION`.
  * @example
- * import { pointCost } from 'tollgate';
- * pointCost({ method: 'POST' }, config); // 5
+ * import { defaultLimits, pointCost } from 'tollgate/limits';
+ * pointCost({ method: 'POST' }, defaultLimits()); // 5
  */
 export function pointCost(facts: PointCostFacts, config: LimitsConfig): number {
   const costs = config.costs;

@@ -8,8 +8,11 @@ import type { LimitsConfig } from './limits-config.js';
  * interval (60 s) up to half load, doubling for each further quarter, at most the table's maximum.
  * Worked example: load 0.3 -> 60; 0.6 -> 120; 0.9 -> 240; 1.0 -> 240; 1.2 -> 480.
  * @example
- * import { pollInterval } from 'tollgate';
- * pollInterval(verdict.used / verdict.limit, config); // 60
+ * import { createLimiter } from 'tollgate';
+ * import { pollInterval } from 'tollgate/limits';
+ * const limiter = createLimiter();
+ * const verdict = limiter.admit({ identity: limiter.identify({ kind: 'classic', user: 'octocat' }) });
+ * pollInterval(verdict.used / verdict.limit, limiter.config); // 60
  */
 export function pollInterval(load: number, config: LimitsConfig): number {
   const { intervalSeconds, maxIntervalSeconds } = config.polling;
@@ -21,7 +24,7 @@ export function pollInterval(load: number, config: LimitsConfig): number {
 /**
  * An HTTP date (`Last-Modified`) for epoch ms.
  * @example
- * import { httpDate } from 'tollgate';
+ * import { httpDate } from 'tollgate/limits';
  * httpDate(0); // 'Thu, 01 Jan 1970 00:00:00 GMT'
  */
 export function httpDate(epochMs: number): string {
@@ -33,8 +36,9 @@ export function httpDate(epochMs: number): string {
  * nothing is new: answer 304, which does not count against the primary limit (seed 000,
  * "Polling rules", rule 2; complete the request with status 304 to refund it).
  * @example
- * import { notModified, httpDate } from 'tollgate';
- * notModified(request.headers['if-modified-since'], httpDate(lastChange)); // true -> 304
+ * import { httpDate, notModified } from 'tollgate/limits';
+ * const lastModified = httpDate(1_700_000_000_000); // 'Tue, 14 Nov 2023 22:13:20 GMT'
+ * notModified('Tue, 14 Nov 2023 22:13:20 GMT', lastModified); // true: answer 304
  */
 export function notModified(ifModifiedSince: string | undefined, lastModified: string): boolean {
   return ifModifiedSince !== undefined && ifModifiedSince === lastModified;
@@ -43,8 +47,8 @@ export function notModified(ifModifiedSince: string | undefined, lastModified: s
 /**
  * The polling headers of a `GET /notifications` answer: `Last-Modified` and `X-Poll-Interval`.
  * @example
- * import { pollingHeaders } from 'tollgate';
- * pollingHeaders(lastChange, 0.2, config); // { 'last-modified': 'Tue, ...', 'x-poll-interval': '60' }
+ * import { defaultLimits, pollingHeaders } from 'tollgate/limits';
+ * pollingHeaders(1_700_000_000_000, 0.2, defaultLimits()); // { 'last-modified': 'Tue, 14 Nov 2023 22:13:20 GMT', 'x-poll-interval': '60' }
  */
 export function pollingHeaders(
   lastModifiedMs: number,

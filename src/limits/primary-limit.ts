@@ -7,7 +7,7 @@ import type { LimitsConfig, LimitsResource } from './limits-config.js';
  * Who pays for a request, as the primary table of seed 000 groups callers: by IP, by user (all of
  * a user's tokens together), by installation, by OAuth app, by repository (workflow token).
  * @example
- * import { type CallerClass } from 'tollgate';
+ * import { type CallerClass, callerClassOf } from 'tollgate/limits';
  * const caller: CallerClass = callerClassOf('app-user'); // 'user'
  */
 export type CallerClass = 'anonymous' | 'user' | 'installation' | 'client-credentials' | 'workflow';
@@ -15,7 +15,7 @@ export type CallerClass = 'anonymous' | 'user' | 'installation' | 'client-creden
 /**
  * The facts of a caller that the primary limits depend on.
  * @example
- * import { type CallerFacts } from 'tollgate';
+ * import type { CallerFacts } from 'tollgate/limits';
  * const facts: CallerFacts = { caller: 'installation', repositoriesCount: 50, usersCount: 30 };
  */
 export interface CallerFacts {
@@ -33,8 +33,8 @@ export interface CallerFacts {
 /**
  * Requests per window of each resource for one caller.
  * @example
- * import { type PrimaryLimits } from 'tollgate';
- * const limits: PrimaryLimits = primaryLimits({ caller: 'anonymous' }, config); // limits.core === 60
+ * import { defaultLimits, type PrimaryLimits, primaryLimits } from 'tollgate/limits';
+ * const limits: PrimaryLimits = primaryLimits({ caller: 'anonymous' }, defaultLimits()); // limits.core === 60
  */
 export type PrimaryLimits = Readonly<Record<LimitsResource, number>>;
 
@@ -65,8 +65,8 @@ function coreLimit(facts: CallerFacts, config: LimitsConfig): number {
  * and lfs from their own rows (anonymous or authenticated) or the core number when the table says
  * `same_as_core`.
  * @example
- * import { primaryLimits } from 'tollgate';
- * primaryLimits({ caller: 'user' }, config); // { core: 5000, search: 30, graphql: 5000, lfs: 3000 }
+ * import { defaultLimits, primaryLimits } from 'tollgate/limits';
+ * primaryLimits({ caller: 'user' }, defaultLimits()); // { core: 5000, search: 30, graphql: 5000, lfs: 3000 }
  */
 export function primaryLimits(facts: CallerFacts, config: LimitsConfig): PrimaryLimits {
   const core = coreLimit(facts, config);
@@ -83,8 +83,8 @@ export function primaryLimits(facts: CallerFacts, config: LimitsConfig): Primary
 /**
  * The window of a resource in milliseconds: one hour for core, the table's value for the others.
  * @example
- * import { resourceWindowMs } from 'tollgate';
- * resourceWindowMs('lfs', config); // 60000
+ * import { defaultLimits, resourceWindowMs } from 'tollgate/limits';
+ * resourceWindowMs('lfs', defaultLimits()); // 60000
  */
 export function resourceWindowMs(resource: LimitsResource, config: LimitsConfig): number {
   return resource === 'core' ? config.primary.windowMs : config.primary.resources[resource].windowMs;

@@ -7,8 +7,11 @@ import { type PrimaryLimits, resourceWindowMs } from './primary-limit.js';
 /**
  * One resource in the `GET /rate_limit` body.
  * @example
- * import { type RateLimitResourceStatus } from 'tollgate';
- * const core: RateLimitResourceStatus = limiter.status(identity).resources.core;
+ * import { createLimiter } from 'tollgate';
+ * import type { RateLimitResourceStatus } from 'tollgate/limits';
+ * const limiter = createLimiter();
+ * const identity = limiter.identify({ kind: 'classic', user: 'octocat' });
+ * const core: RateLimitResourceStatus = limiter.status(identity).resources.core; // core.remaining === 5000
  */
 export interface RateLimitResourceStatus {
   readonly limit: number;
@@ -22,8 +25,10 @@ export interface RateLimitResourceStatus {
 /**
  * The `GET /rate_limit` body: `resources` per resource, and `rate` (core) for older clients.
  * @example
- * import { type RateLimitBody } from 'tollgate';
- * const body: RateLimitBody = limiter.status(identity); // body.rate.remaining
+ * import { createLimiter } from 'tollgate';
+ * import type { RateLimitBody } from 'tollgate/limits';
+ * const limiter = createLimiter();
+ * const body: RateLimitBody = limiter.status(limiter.identify({ kind: 'anonymous', ip: '203.0.113.7' })); // body.rate.remaining === 60
  */
 export interface RateLimitBody {
   readonly resources: Readonly<Record<LimitsResource, RateLimitResourceStatus>>;
@@ -36,8 +41,12 @@ export interface RateLimitBody {
  * `{limit, remaining, reset, used, resource}`). Secondary limits are not listed: "their status
  * cannot be queried" (seed 000, "Secondary rate limits").
  * @example
- * import { rateLimitBody } from 'tollgate';
- * rateLimitBody(state, now, identity.limits, config).resources.core.remaining; // 4999
+ * import { createLimiter } from 'tollgate';
+ * import { rateLimitBody } from 'tollgate/limits';
+ * const limiter = createLimiter();
+ * const identity = limiter.identify({ kind: 'classic', user: 'octocat' });
+ * limiter.admit({ identity });
+ * rateLimitBody(limiter.store.read(identity.key), Date.now(), identity.limits, limiter.config).resources.core.remaining; // 4999
  */
 export function rateLimitBody(
   state: IdentityState | undefined,

@@ -3,8 +3,10 @@
 /**
  * A response as `retryDelay` reads it: status and lowercased header names; the body if parsed.
  * @example
- * import { type LimitedResponse } from 'tollgate';
- * const response: LimitedResponse = { status: res.status, headers: Object.fromEntries(res.headers) };
+ * import type { LimitedResponse } from 'tollgate';
+ * async function limitedOf(res: Response): Promise<LimitedResponse> {
+ *   return { status: res.status, headers: Object.fromEntries(res.headers), body: await res.json() };
+ * }
  */
 export interface LimitedResponse {
   readonly status: number;
@@ -16,8 +18,8 @@ export interface LimitedResponse {
 /**
  * Options of `retryDelay`; the defaults are data/limits.yaml's `client` section.
  * @example
- * import { type RetryDelayOptions } from 'tollgate';
- * const options: RetryDelayOptions = { now: now, maxRetries: 3 };
+ * import type { RetryDelayOptions } from 'tollgate/limits';
+ * const options: RetryDelayOptions = { now: Date.now(), maxRetries: 3 };
  */
 export interface RetryDelayOptions {
   /** The current time, epoch ms (the reset header is absolute). */
@@ -56,7 +58,7 @@ function isRateLimit(response: LimitedResponse): boolean {
  *   than any of these: the largest applies.
  * @example
  * import { retryDelay } from 'tollgate';
- * retryDelay({ status: 403, headers: { 'retry-after': '30' } }, 1, { now: now }); // 30000
+ * retryDelay({ status: 403, headers: { 'retry-after': '30' } }, 1, { now: Date.now() }); // 30000
  */
 export function retryDelay(
   response: LimitedResponse,

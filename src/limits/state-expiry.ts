@@ -7,8 +7,11 @@ import type { LimitsConfig } from './limits-config.js';
  * bucket refilled, every in-flight slot freed or its lease expired. The memory store evicts such
  * state; a Redis store can use it as the key's expiry (`PEXPIREAT`).
  * @example
- * import { stateExpiresAt } from 'tollgate';
- * if (stateExpiresAt(state, config) <= now) store.delete(key);
+ * import { createLimiter } from 'tollgate';
+ * import { stateExpiresAt } from 'tollgate/limits';
+ * const limiter = createLimiter({ clock: () => 1_700_000_000_000 });
+ * limiter.admit({ identity: limiter.identify({ kind: 'classic', user: 'octocat' }) });
+ * stateExpiresAt(limiter.store.read('user:octocat')!, limiter.config); // 1700003600000: the core window's end
  */
 export function stateExpiresAt(state: IdentityState, config: LimitsConfig): number {
   const sec = config.secondary;

@@ -4,7 +4,7 @@ import type { IdentityState } from './identity-state.js';
 /**
  * Numbers per identity.
  * @example
- * import { STATE_WIDTH } from 'tollgate';
+ * import { STATE_WIDTH } from 'tollgate/limits';
  * const row = new Float64Array(STATE_WIDTH); // 16 numbers
  */
 export const STATE_WIDTH = 16;
@@ -12,8 +12,11 @@ export const STATE_WIDTH = 16;
 /**
  * Position of each IdentityState field in the packed row (the order of IDENTITY_STATE_FIELDS).
  * @example
- * import { SLOT } from 'tollgate';
- * row[SLOT.coreUsed]; // requests counted in the core window
+ * import { STATE_WIDTH, unpackState } from 'tollgate/limits';
+ * import { SLOT } from './state-layout.js';
+ * const row = new Float64Array(STATE_WIDTH);
+ * row[SLOT.coreUsed] = 12;
+ * unpackState(row, 0).coreUsed; // 12
  */
 export const SLOT = {
   at: 0,
@@ -37,7 +40,7 @@ export const SLOT = {
 /**
  * Writable rows: a Float64Array slab, or a plain array.
  * @example
- * import { type StateRow } from 'tollgate';
+ * import { STATE_WIDTH, type StateRow } from 'tollgate/limits';
  * const row: StateRow = new Float64Array(STATE_WIDTH);
  */
 export type StateRow = { [index: number]: number };
@@ -45,9 +48,12 @@ export type StateRow = { [index: number]: number };
 /**
  * Writes `state` into `row` at `offset`.
  * @example
- * import { packState, STATE_WIDTH } from 'tollgate';
+ * import { createLimiter } from 'tollgate';
+ * import { packState, STATE_WIDTH } from 'tollgate/limits';
+ * const limiter = createLimiter();
+ * limiter.admit({ identity: limiter.identify({ kind: 'classic', user: 'octocat' }) });
  * const row = new Float64Array(STATE_WIDTH);
- * packState(state, row, 0);
+ * packState(limiter.store.read('user:octocat')!, row, 0); // row[9] (coreUsed) === 1
  */
 export function packState(state: IdentityState, row: StateRow, offset: number): void {
   row[offset] = state.at;
@@ -71,7 +77,9 @@ export function packState(state: IdentityState, row: StateRow, offset: number): 
 /**
  * Reads the IdentityState stored in `row` at `offset`.
  * @example
- * import { unpackState } from 'tollgate';
+ * import { unpackState } from 'tollgate/limits';
+ * // One identity after one request: at, inFlight, restPoints, ..., coreReset, coreUsed, ...
+ * const row = [1_700_000_000_000, 1, 60_000, 0, 0, 0, 0, 0, 1_700_003_600_000, 1, 0, 0, 0, 0, 0, 0];
  * unpackState(row, 0).coreUsed; // 1
  */
 export function unpackState(row: ArrayLike<number>, offset: number): IdentityState {

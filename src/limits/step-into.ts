@@ -34,9 +34,11 @@ function windowSlot(resource: LimitsResource): number {
  * and `dst` may be the same row: every read happens before the first write. Prefer `step`, which
  * takes and returns IdentityState objects; stores that keep packed rows call this directly.
  * @example
- * import { stepInto, STATE_WIDTH } from 'tollgate';
+ * import { type AdmitEvent, defaultLimits, STATE_WIDTH, stepInto } from 'tollgate/limits';
+ * const event: AdmitEvent = { kind: 'admit', key: 'user:octocat', resource: 'core', limit: 5000,
+ *   cost: 1, content: false, graphql: false, countsPrimary: true };
  * const row = new Float64Array(STATE_WIDTH);
- * const verdict = stepInto(row, 0, event, now, config, row, 0); // row updated in place
+ * stepInto(row, 0, event, 1_700_000_000_000, defaultLimits(), row, 0).allowed; // true, and row updated in place
  */
 export function stepInto(
   src: ArrayLike<number>,

@@ -20,9 +20,9 @@ const output = new Float64Array(STATE_WIDTH);
  * store sets it to the tickets it holds and settles only tickets it holds (see TicketLedger);
  * `ticketId` is the id the admitted request's ticket carries.
  * @example
- * import { step } from 'tollgate';
+ * import { defaultLimits, step } from 'tollgate/limits';
  * const { state, verdict } = step(undefined, { kind: 'admit', key: 'user:octocat', resource: 'core',
- *   limit: 5000, cost: 1, content: false, graphql: false, countsPrimary: true }, now, config);
+ *   limit: 5000, cost: 1, content: false, graphql: false, countsPrimary: true }, Date.now(), defaultLimits());
  * verdict.headers['x-ratelimit-remaining']; // '4999'
  */
 export function step(

@@ -12,7 +12,7 @@
 /**
  * What remains spent after `elapsedMs` of refill.
  * @example
- * import { refillSpent } from 'tollgate';
+ * import { refillSpent } from './token-bucket.js';
  * refillSpent(1_800_000, 900, 1_000); // 900000
  */
 export function refillSpent(spent: number, capacity: number, elapsedMs: number): number {
@@ -25,7 +25,7 @@ export function refillSpent(spent: number, capacity: number, elapsedMs: number):
 /**
  * True when `cost` points fit in the bucket now.
  * @example
- * import { bucketFits } from 'tollgate';
+ * import { bucketFits } from './token-bucket.js';
  * bucketFits(0, 900, 900, 60_000); // true
  */
 export function bucketFits(spent: number, cost: number, capacity: number, windowMs: number): boolean {
@@ -35,7 +35,7 @@ export function bucketFits(spent: number, cost: number, capacity: number, window
 /**
  * Milliseconds until `cost` points fit (0 when they fit now).
  * @example
- * import { bucketWaitMs } from 'tollgate';
+ * import { bucketWaitMs } from './token-bucket.js';
  * bucketWaitMs(900 * 60_000, 1, 900, 60_000); // 67
  */
 export function bucketWaitMs(spent: number, cost: number, capacity: number, windowMs: number): number {
@@ -47,7 +47,7 @@ export function bucketWaitMs(spent: number, cost: number, capacity: number, wind
  * Milliseconds until a bucket charged after the fact (CPU time) is out of debt: a request is
  * admitted while `spent < capacity x windowMs`.
  * @example
- * import { debtWaitMs } from 'tollgate';
+ * import { debtWaitMs } from './token-bucket.js';
  * debtWaitMs(90_000 * 60_000, 90_000, 60_000); // 1
  */
 export function debtWaitMs(spent: number, capacity: number, windowMs: number): number {

@@ -7,15 +7,18 @@ import type { LimitRule, LimitsResource } from './limits-config.js';
 /**
  * Stable reason codes of a Verdict.
  * @example
- * import { type LimitReason } from 'tollgate';
- * const reason: LimitReason = verdict.reason; // 'allowed' | 'primary_rate_limit' | 'secondary_rate_limit'
+ * import { createLimiter } from 'tollgate';
+ * import type { LimitReason } from 'tollgate/limits';
+ * const limiter = createLimiter();
+ * const verdict = limiter.admit({ identity: limiter.identify({ kind: 'classic', user: 'octocat' }) });
+ * const reason: LimitReason = verdict.reason; // 'allowed'
  */
 export type LimitReason = 'allowed' | 'primary_rate_limit' | 'secondary_rate_limit';
 
 /**
  * JSON body of a limited response. `status` is a string, as the service's error bodies carry it.
  * @example
- * import type { LimitBody } from 'tollgate';
+ * import type { LimitBody } from 'tollgate/limits';
  * const body: LimitBody = { message: 'You have exceeded a secondary rate limit ...', documentation_url: '...', status: '403' };
  */
 export interface LimitBody {
@@ -27,9 +30,10 @@ export interface LimitBody {
 /**
  * The answer of `step` and of the limiter. Never thrown: a limit is a value.
  * @example
- * import { step } from 'tollgate';
- * const { verdict } = step(state, event, now, config);
- * if (!verdict.allowed) respond(verdict.status, verdict.headers, JSON.stringify(verdict.body));
+ * import { createLimiter, type Verdict } from 'tollgate';
+ * const limiter = createLimiter();
+ * const verdict: Verdict = limiter.admit({ identity: limiter.identify({ kind: 'anonymous', ip: '203.0.113.7' }) });
+ * verdict.remaining; // 59
  */
 export interface Verdict {
   readonly allowed: boolean;
@@ -59,8 +63,10 @@ export interface Verdict {
  * Result of `step`: the identity's next state and the verdict. A denied admission returns the very
  * state object it was given (a denied request charges nothing).
  * @example
- * import { type StepResult } from 'tollgate';
- * const { state, verdict }: StepResult = step(undefined, event, now, config);
+ * import { defaultLimits, type StepResult, step } from 'tollgate/limits';
+ * const { state, verdict }: StepResult = step(undefined, { kind: 'admit', key: 'ip:203.0.113.7', resource: 'core',
+ *   limit: 60, cost: 1, content: false, graphql: false, countsPrimary: true }, Date.now(), defaultLimits());
+ * state.coreUsed; // 1
  */
 export interface StepResult {
   readonly state: IdentityState;

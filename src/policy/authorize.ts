@@ -36,7 +36,8 @@ export interface Policy {
  * @example
  * import { createPolicy, shippedTables } from 'tollgate';
  * const policy = createPolicy(shippedTables(), { unknownEndpoint: 'deny' });
- * policy.authorize({ method: 'GET', path: '/repos/acme/app/issues/events' }, { kind: 'fine-grained', permissions: { issues: 'read' }, repositories: 'all' });
+ * const token = { kind: 'fine-grained', permissions: { issues: 'read' }, repositories: 'all' } as const;
+ * policy.authorize({ method: 'GET', path: '/repos/acme/app/issues/events' }, token).allowed; // true
  */
 export function createPolicy(tables: PolicyTables, options: PolicyOptions = {}): Policy {
   const resolved = resolvePolicyOptions(options);

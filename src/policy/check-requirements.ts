@@ -8,9 +8,14 @@ import type { Requirement } from './types.js';
 /**
  * Reports each unknown permission slug (at its key) and each level the permission does not offer.
  * @example
+ * import { shippedSources } from 'tollgate/policy';
  * import { checkPermissions } from './check-requirements.js';
- * checkPermissions(catalog, report, source, ['endpoints', 'GET /x', 'fine_grained'], [{ isues: 'read' }]);
- * // reports "unknown permission `isues` (did you mean `issues`?)"
+ * import { compileCatalog } from './compile-catalog.js';
+ * import type { Report } from './table-sources.js';
+ * const report: Report = (source, path, issue) => console.log(`${source.file}: ${issue.message}`);
+ * const catalog = compileCatalog(shippedSources.scopes, report);
+ * checkPermissions(catalog, report, { file: 'overlay.yaml', value: {} }, ['endpoints', 'GET /x', 'fine_grained'], [{ isues: 'read' }]);
+ * // logs "overlay.yaml: unknown permission `isues` (did you mean `issues`?)"
  */
 export function checkPermissions(
   catalog: Catalog,
@@ -46,8 +51,14 @@ export function checkPermissions(
 /**
  * Reports each scope of a classic requirement that the scopes table does not list.
  * @example
+ * import { shippedSources } from 'tollgate/policy';
  * import { checkScopes } from './check-requirements.js';
- * checkScopes(catalog, report, source, ['endpoints', 'GET /x', 'classic'], [['repo', 'admn:org']]);
+ * import { compileCatalog } from './compile-catalog.js';
+ * import type { Report } from './table-sources.js';
+ * const report: Report = (source, path, issue) => console.log(`${source.file}: ${issue.message}`);
+ * const catalog = compileCatalog(shippedSources.scopes, report);
+ * checkScopes(catalog, report, { file: 'overlay.yaml', value: {} }, ['endpoints', 'GET /x', 'classic'], [['repo', 'admn:org']]);
+ * // logs "overlay.yaml: unknown scope `admn:org` (did you mean `admin:org`?)"
  */
 export function checkScopes(
   catalog: Catalog,

@@ -14,8 +14,10 @@ export interface Catalog {
 /**
  * Reads `data/scopes.yaml`'s value: permission slugs with their levels, scopes with what they imply.
  * @example
+ * import { shippedSources } from 'tollgate/policy';
  * import { compileCatalog } from './compile-catalog.js';
- * compileCatalog(sources.scopes, report).scopeClosure.get('repo'); // Set { 'repo', 'repo:status', ... }
+ * import { issueReporter } from './table-sources.js';
+ * compileCatalog(shippedSources.scopes, issueReporter([])).scopeClosure.get('repo'); // Set { 'repo', 'repo:status', ... }
  */
 export function compileCatalog(source: TableSource<RawScopesTable>, report: Report): Catalog {
   const table = source.value;

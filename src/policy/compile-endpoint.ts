@@ -44,8 +44,16 @@ function repositoryParamsOf(segments: readonly string[]): readonly [string, stri
 /**
  * Compiles one merged endpoint, reporting what is wrong with it; null when it cannot be compiled.
  * @example
+ * import { shippedSources } from 'tollgate/policy';
+ * import { compileCatalog } from './compile-catalog.js';
  * import { compileEndpoint } from './compile-endpoint.js';
- * compileEndpoint('GET /user', merged.get('GET /user')!, rules, catalog, report)?.entry.cost; // 1
+ * import { mergeOverlays } from './merge-overlays.js';
+ * import { issueReporter } from './table-sources.js';
+ * const report = issueReporter([]);
+ * const catalog = compileCatalog(shippedSources.scopes, report);
+ * const rules = shippedSources.permissions.value.rules ?? {};
+ * const key = 'GET /user/repository_invitations';
+ * compileEndpoint(key, mergeOverlays(shippedSources).get(key)!, rules, catalog, report)?.entry.cost; // 1
  */
 export function compileEndpoint(
   key: string,

@@ -5,7 +5,7 @@ import type { Level, Requirement, ScopeRequirement } from './types.js';
  * `X-Accepted-Service-Permissions`: alternatives joined by `; `, permissions inside one alternative
  * by `,`, each `slug=level` (DESIGN.md section 2).
  * @example
- * import { formatAcceptedPermissions } from 'tollgate';
+ * import { formatAcceptedPermissions } from 'tollgate/policy';
  * formatAcceptedPermissions([{ issues: 'read' }, { pull_requests: 'read' }]); // 'issues=read; pull_requests=read'
  * formatAcceptedPermissions([{ organization_variables: 'write', metadata: 'read' }]);
  * // 'organization_variables=write,metadata=read'
@@ -24,7 +24,7 @@ export function formatAcceptedPermissions(requirement: Requirement): string {
  * Parses an `X-Accepted-Service-Permissions` value back into the requirement it came from; the
  * empty string is the requirement that needs nothing (`[{}]`).
  * @example
- * import { parseAcceptedPermissions } from 'tollgate';
+ * import { parseAcceptedPermissions } from 'tollgate/policy';
  * parseAcceptedPermissions('issues=read; pull_requests=read'); // [{ issues: 'read' }, { pull_requests: 'read' }]
  */
 export function parseAcceptedPermissions(value: string): Requirement {
@@ -45,7 +45,7 @@ export function parseAcceptedPermissions(value: string): Requirement {
  * do); scopes needed together inside one alternative are joined by `+` (tollgate's notation: the
  * service's header has no form for "both").
  * @example
- * import { formatAcceptedScopes } from 'tollgate';
+ * import { formatAcceptedScopes } from 'tollgate/policy';
  * formatAcceptedScopes([['notifications'], ['repo']]); // 'notifications, repo'
  * formatAcceptedScopes([['admin:org', 'repo']]); // 'admin:org+repo'
  */

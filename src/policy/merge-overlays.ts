@@ -13,7 +13,10 @@ export interface MergedEndpoint {
  * An overlay entry replaces the fields it names of an existing endpoint (keeping the base file's
  * defaults), or adds an endpoint with its own file's defaults.
  * @example
+ * import { type RawPermissionsTable, shippedSources, type TableSource } from 'tollgate/policy';
  * import { mergeOverlays } from './merge-overlays.js';
+ * const value: RawPermissionsTable = { version: 1, endpoints: { 'GET /x': { fine_grained: 'none' } } };
+ * const overlay: TableSource<RawPermissionsTable> = { file: 'overlay.yaml', value };
  * mergeOverlays({ ...shippedSources, overlays: [overlay] }).get('GET /x')?.source.file; // 'overlay.yaml'
  */
 export function mergeOverlays(sources: TableSources): Map<string, MergedEndpoint> {

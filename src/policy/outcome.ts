@@ -20,8 +20,11 @@ const NO_MISSING: readonly never[] = Object.freeze([]);
  * An outcome with every field present, in one order: outcomes of one shape keep the hot path's
  * property reads monomorphic.
  * @example
- * import { outcome } from 'tollgate';
- * outcome(false, 401, 'authentication_required', '`GET /user` requires authentication');
+ * import { outcome } from './outcome.js';
+ * outcome(false, 401, 'authentication_required', '`GET /user/repository_invitations` requires authentication');
+ * // { allowed: false, status: 401, reason: 'authentication_required',
+ * //   message: '`GET /user/repository_invitations` requires authentication',
+ * //   missing: [], addition: { kind: 'none' }, certain: true }
  */
 export function outcome(
   allowed: boolean,

@@ -10,7 +10,7 @@ export function levelCovers(granted: Level | undefined, needed: Level): boolean 
 /**
  * Per alternative, the permissions `granted` lacks; an empty object marks a met alternative.
  * @example
- * import { missingPermissions } from 'tollgate';
+ * import { missingPermissions } from 'tollgate/policy';
  * missingPermissions([{ issues: 'read' }, { pull_requests: 'read' }], { contents: 'read' });
  * // [{ issues: 'read' }, { pull_requests: 'read' }]
  */
@@ -32,7 +32,7 @@ export function missingPermissions(
 /**
  * True when some alternative of `requirement` is fully granted.
  * @example
- * import { permissionsMeet } from 'tollgate';
+ * import { permissionsMeet } from 'tollgate/policy';
  * permissionsMeet([{ issues: 'read' }], { issues: 'write' }); // true
  */
 export function permissionsMeet(requirement: Requirement, granted: Readonly<Record<string, Level>>): boolean {
@@ -63,7 +63,7 @@ export function scopesMeet(requirement: ScopeRequirement, held: ReadonlySet<stri
  * The alternative with the fewest missing items (the first one on a tie), or undefined when the
  * requirement has no alternative at all.
  * @example
- * import { smallestMissing } from 'tollgate';
+ * import { smallestMissing } from 'tollgate/policy';
  * smallestMissing([{ a: 'read', b: 'read' }, { c: 'write' }]); // { c: 'write' }
  */
 export function smallestMissing<T extends object>(missing: readonly T[]): T | undefined {

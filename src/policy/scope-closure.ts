@@ -3,7 +3,7 @@
 /**
  * Maps each scope to itself plus every scope it implies, transitively (cycles are harmless).
  * @example
- * import { closeScopes } from 'tollgate';
+ * import { closeScopes } from 'tollgate/policy';
  * closeScopes({ 'admin:org': { implies: ['write:org'] }, 'write:org': { implies: ['read:org'] }, 'read:org': { implies: [] } })
  *   .get('admin:org'); // Set { 'admin:org', 'write:org', 'read:org' }
  */
@@ -32,8 +32,8 @@ export function closeScopes(
  * Every scope a token holding `granted` has, implied ones included. Unknown scopes count only as
  * themselves.
  * @example
- * import { heldScopes } from 'tollgate';
- * heldScopes(['repo'], closure).has('public_repo'); // true
+ * import { heldScopes, shippedTables } from 'tollgate/policy';
+ * heldScopes(['repo'], shippedTables().scopeClosure).has('public_repo'); // true
  */
 export function heldScopes(
   granted: readonly string[],

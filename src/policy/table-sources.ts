@@ -28,9 +28,12 @@ export type Report = (
 /**
  * A reporter that appends to `issues`.
  * @example
+ * import type { Issue } from 'tollgate/tables';
  * import { issueReporter } from './table-sources.js';
- * const issues = []; const report = issueReporter(issues);
- * report({ file: 'o.yaml', value: {} }, ['endpoints'], { code: 'x', message: 'y' }); // issues[0].source.line === 0
+ * const issues: Issue[] = [];
+ * const report = issueReporter(issues);
+ * report({ file: 'overlay.yaml', value: {} }, ['endpoints'], { code: 'unknown_scope', message: 'unknown scope `admn:org`' });
+ * issues[0]?.source; // { file: 'overlay.yaml', line: 0, column: 0 }: no positions without `locate`
  */
 export function issueReporter(issues: Issue[]): Report {
   return (source, path, issue, key = false) => {

@@ -78,7 +78,11 @@ function leavesOf(nodes: readonly TrieNode[]): Map<string, number> {
  * Throws TollgateError `TOLLGATE_INVALID_TABLE` past `maxStates` (a table that ambiguous is a mistake).
  * @example
  * import { buildAutomaton } from './build-automaton.js';
- * const { start, stateCount } = buildAutomaton(trie.root);
+ * import { parseTemplate } from './parse-template.js';
+ * import { createRouteTrie, insertRoute } from './route-trie.js';
+ * const trie = createRouteTrie();
+ * insertRoute(trie, 0, 'GET', '/user/repos', parseTemplate('/user/repos'));
+ * buildAutomaton(trie.root).stateCount; // 3
  */
 export function buildAutomaton(root: TrieNode, maxStates = 100_000): Automaton {
   const states = new Map<string, State>();
@@ -126,7 +130,12 @@ export function buildAutomaton(root: TrieNode, maxStates = 100_000): Automaton {
  * The route a state gives `method` (exact, case-sensitive), or -1.
  * @example
  * import { buildAutomaton, routeFor } from './build-automaton.js';
- * routeFor(buildAutomaton(trie.root).start, 'GET'); // the route of `GET /`, or -1
+ * import { createRouteTrie, insertRoute } from './route-trie.js';
+ * const trie = createRouteTrie();
+ * insertRoute(trie, 0, 'GET', '/', []);
+ * const { start } = buildAutomaton(trie.root);
+ * routeFor(start, 'GET'); // 0
+ * routeFor(start, 'HEAD'); // -1
  */
 export function routeFor(state: State, method: string): number {
   const methods = state.methods;

@@ -28,6 +28,7 @@ function bad(message: string): ExtractedParams {
  * once decoded, and `.git` stripped where the route asks. Segments are assumed to have passed splitPath.
  * @example
  * import { extractParams } from './extract-params.js';
+ * import { parseTemplate } from './parse-template.js';
  * extractParams(parseTemplate('/repos/{owner}/{repo}/contents/{path}', 'path', [], ['repo']),
  *   ['repos', 'Octo', 'app.git', 'contents', 'docs', 'a%20b.md'], ['repos', 'Octo', 'app.git', 'contents', 'docs', 'a b.md']);
  * // { kind: 'params', params: { owner: 'Octo', repo: 'app', path: 'docs/a b.md' } }

@@ -19,7 +19,10 @@ const NO_MATCH: RouteMatch = Object.freeze({ kind: 'no_match' });
  * template's rules on encoded slashes and `.git`. matchRoute calls it for any target scanPath
  * refuses, and for a `repo` of exactly `.git`.
  * @example
- * import { matchCarefully } from './match-carefully.js';
+ * import { compileRoutes } from 'tollgate/routes';
+ * import { type CarefulTree, matchCarefully } from './match-carefully.js';
+ * // A compiled RouteTree carries what the careful path needs; matchRoute passes it on the same way.
+ * const tree = compileRoutes([{ method: 'GET', template: '/users/{username}' }]) as unknown as CarefulTree;
  * matchCarefully(tree, 'GET', '/users/Oct%C3%B6'); // { kind: 'matched', route: 0, params: { username: 'Octö' } }
  * matchCarefully(tree, 'GET', '/users/..');        // { kind: 'bad_path', message: 'path segment `..` is a dot segment' }
  */

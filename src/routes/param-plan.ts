@@ -17,6 +17,7 @@ export interface ParamPlan {
  * The plan of a parsed template.
  * @example
  * import { planParams } from './param-plan.js';
+ * import { parseTemplate } from './parse-template.js';
  * planParams(parseTemplate('/repos/{owner}/{repo}/contents/{path}', 'path', [], ['repo']));
  * // { names: ['owner', 'repo', 'path'], positions: [1, 2, 4], stripGit: [false, true, false], multi: true }
  */
@@ -42,6 +43,7 @@ export function planParams(template: readonly TemplateSegment[]): ParamPlan {
  * route asks. Returns null for such a value of exactly `.git`, which the careful path turns into its bad_path.
  * @example
  * import { planParams, readParams } from './param-plan.js';
+ * import { parseTemplate } from './parse-template.js';
  * import { scanPath, scratch } from './scan-path.js';
  * const count = scanPath('/repos/o/app.git');
  * readParams(planParams(parseTemplate('/repos/{owner}/{repo}', undefined, [], ['repo'])), '/repos/o/app.git', scratch.bounds, count);

@@ -26,7 +26,7 @@ const NO_MATCH: RouteMatch = Object.freeze({ kind: 'no_match' });
  * @example
  * import { tryCompileRoutes } from 'tollgate/routes';
  * tryCompileRoutes([{ method: 'GET', template: '/a/{x}' }, { method: 'GET', template: '/a/{y}' }]).issues;
- * // [{ route: 1, code: 'duplicate_route', other: 0, message: '...' }]
+ * // [{ route: 1, code: 'duplicate_route', other: 0, message: 'route table: `GET /a/{y}` conflicts with `GET /a/{x}`' }]
  */
 export function tryCompileRoutes(routes: readonly RouteInput[]): { tree?: RouteTree; issues: RouteIssue[] } {
   const trie = createRouteTrie();

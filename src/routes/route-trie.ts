@@ -35,8 +35,9 @@ function createNode(trie: RouteTrie, loops: boolean): TrieNode {
 /**
  * An empty trie.
  * @example
- * import { createRouteTrie, insertRoute } from './route-trie.js';
+ * import { createRouteTrie } from './route-trie.js';
  * const trie = createRouteTrie();
+ * trie.size; // 1: the root
  */
 export function createRouteTrie(): RouteTrie {
   const trie: { root: TrieNode | null; size: number } = { root: null, size: 0 };
@@ -49,8 +50,11 @@ export function createRouteTrie(): RouteTrie {
  * reach the same node differ only in parameter names (or not at all), so no path could ever tell
  * them apart: the second is not added, and the index of the first is returned.
  * @example
+ * import { parseTemplate } from './parse-template.js';
  * import { createRouteTrie, insertRoute } from './route-trie.js';
- * insertRoute(createRouteTrie(), 0, 'GET', '/user/repos', parseTemplate('/user/repos'));
+ * const trie = createRouteTrie();
+ * insertRoute(trie, 0, 'GET', '/users/{username}', parseTemplate('/users/{username}')); // undefined: added
+ * insertRoute(trie, 1, 'GET', '/users/{user}', parseTemplate('/users/{user}')); // 0: no path tells it from route 0
  */
 export function insertRoute(
   trie: RouteTrie,

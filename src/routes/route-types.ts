@@ -6,6 +6,8 @@ import type { HttpMethod } from '../core/http-method.js';
  * @example
  * import { compileRoutes, matchRoute } from 'tollgate/routes';
  * const tree = compileRoutes([{ method: 'GET', template: '/repos/{owner}/{repo}/contents/{path}', multiSegment: 'path' }]);
+ * matchRoute(tree, 'GET', '/repos/o/r/contents/docs/README.md');
+ * // { kind: 'matched', route: 0, params: { owner: 'o', repo: 'r', path: 'docs/README.md' } }
  */
 export interface RouteInput {
   readonly method: HttpMethod;
@@ -38,7 +40,7 @@ export type RouteMatch =
  * The compiled form of a route list; pass it to matchRoute. `stateCount` (automaton states) is for
  * diagnostics and the bench.
  * @example
- * import { compileRoutes, matchRoute } from 'tollgate/routes';
+ * import { compileRoutes } from 'tollgate/routes';
  * const tree = compileRoutes([{ method: 'GET', template: '/user/repos' }]);
  * tree.stateCount; // 3
  */

@@ -32,8 +32,10 @@ export interface MemoryStoreOptions {
 /**
  * The memory store, with its housekeeping.
  * @example
- * import { type MemoryStore } from 'tollgate';
- * const store: MemoryStore = createMemoryStore(); // store.size, store.evictions
+ * import { createMemoryStore } from 'tollgate';
+ * import type { MemoryStore } from './memory-store.js';
+ * const store: MemoryStore = createMemoryStore();
+ * store.size; // 0
  */
 export interface MemoryStore extends SyncLimitsStore {
   /** Identities currently held. */

@@ -14,8 +14,11 @@ export interface LoadedText<T> {
 /**
  * Parses YAML or JSON `text` from `file` and validates it against `schema`.
  * @example
- * import { loadTableText } from 'tollgate';
+ * import type { RawPermissionsTable } from 'tollgate/policy';
+ * import { loadTableText } from 'tollgate/tables';
+ * const text = 'version: 1\nendpoints:\n  GET /x: {fine_grained: none}\n';
  * const { value, issues } = loadTableText<RawPermissionsTable>(text, 'overlay.yaml', 'permissions');
+ * issues.length; // 0
  */
 export function loadTableText<T>(text: string, file: string, schema: SchemaName): LoadedText<T> {
   const document = parseSourceDocument(text, file);

@@ -120,7 +120,7 @@ function toIssue(error: ErrorObject, document: SourceDocument): Issue {
 /**
  * Validates a parsed document against one of tollgate's schemas; returns every problem (`allErrors`).
  * @example
- * import { parseSourceDocument, validateDocument } from 'tollgate';
+ * import { parseSourceDocument, validateDocument } from 'tollgate/tables';
  * validateDocument(parseSourceDocument('kind: clasic\n', 'token.yaml'), 'token');
  * // [{ code: 'invalid_value', message: 'invalid value `clasic` at `kind` (did you mean `classic`?)', ... }]
  */

@@ -28,8 +28,10 @@ const PERMITTED = new Set(['fine-grained', 'app-user', 'app-installation', 'work
  * Parses a token file: `kind`, `scopes` or `permissions` (`{slug: level}`), `repositories` (`all`
  * or a list of `owner/repo`) and identity facts. Returns the token or every problem found.
  * @example
- * import { shippedTables, parseTokenText } from 'tollgate';
+ * import { shippedTables } from 'tollgate';
+ * import { parseTokenText } from 'tollgate/tables';
  * parseTokenText('kind: fine-grained\npermissions: {issues: read}\n', 'ci.yaml', shippedTables()).token;
+ * // { kind: 'fine-grained', permissions: { issues: 'read' }, repositories: 'all' }
  */
 export function parseTokenText(
   text: string,

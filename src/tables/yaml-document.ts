@@ -14,7 +14,7 @@ export interface SourceDocument {
 /**
  * Parses `text` (YAML 1.2; JSON is valid YAML) from `file`. Duplicate keys are errors.
  * @example
- * import { parseSourceDocument } from 'tollgate';
+ * import { parseSourceDocument } from 'tollgate/tables';
  * const doc = parseSourceDocument('kind: classic\nscopes: [repo]\n', 'token.yaml');
  * doc.locate(['scopes', 0]); // { file: 'token.yaml', line: 2, column: 10 }
  */
