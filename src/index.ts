@@ -18,4 +18,4 @@ export type { PolicyOptions } from './policy/policy-options.js';
 export { shippedTables } from './policy/shipped-tables.js';
 export type { PolicyTables } from './policy/tables.js';
 export type { Decision, PolicyRequest, ReasonCode, ResourceContext } from './policy/types.js';
-export { createMemoryStore, type MemoryStoreOptions } from './stores/memory-store.js';
+export { createMemoryStore, type MemoryStore, type MemoryStoreOptions } from './stores/memory-store.js';

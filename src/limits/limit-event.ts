@@ -65,7 +65,7 @@ export interface Ticket {
  * ticket stays plain data; a serialized copy does not carry it).
  * @example
  * import { AdmissionTicket } from 'tollgate/limits';
- * const ticket = new AdmissionTicket('user:octocat', 'core', false, 5000, 0, -1);
+ * const ticket = new AdmissionTicket('user:octocat', 'core', false, 5000, 0, -1, 1);
  * JSON.stringify(ticket); // '{"key":"user:octocat","resource":"core","graphql":false,"limit":5000,"countedReset":0,"hint":-1}'
  */
 export class AdmissionTicket implements Ticket {
@@ -112,7 +112,7 @@ export class AdmissionTicket implements Ticket {
  * secondary rule) and refunds the primary count of a 304 (seed 000, "Polling rules", rule 2).
  * @example
  * import { AdmissionTicket, type CompleteEvent } from 'tollgate/limits';
- * const ticket = new AdmissionTicket('user:octocat', 'core', false, 5000, 1_700_003_600_000, -1);
+ * const ticket = new AdmissionTicket('user:octocat', 'core', false, 5000, 1_700_003_600_000, -1, 1);
  * const event: CompleteEvent = { kind: 'complete', ticket, status: 200, cpuMs: 12 };
  */
 export interface CompleteEvent {
@@ -127,7 +127,7 @@ export interface CompleteEvent {
  * The request was aborted or the connection closed: frees the in-flight slot, charges any CPU used.
  * @example
  * import { AdmissionTicket, type ReleaseEvent } from 'tollgate/limits';
- * const ticket = new AdmissionTicket('user:octocat', 'core', false, 5000, 1_700_003_600_000, -1);
+ * const ticket = new AdmissionTicket('user:octocat', 'core', false, 5000, 1_700_003_600_000, -1, 1);
  * const event: ReleaseEvent = { kind: 'release', ticket, cpuMs: 0 };
  */
 export interface ReleaseEvent {
@@ -140,7 +140,7 @@ export interface ReleaseEvent {
  * Any event of `step`.
  * @example
  * import { AdmissionTicket, type LimitEvent } from 'tollgate/limits';
- * const ticket = new AdmissionTicket('user:octocat', 'core', false, 5000, 1_700_003_600_000, -1);
+ * const ticket = new AdmissionTicket('user:octocat', 'core', false, 5000, 1_700_003_600_000, -1, 1);
  * const events: LimitEvent[] = [
  *   { kind: 'admit', key: 'user:octocat', resource: 'core', limit: 5000, cost: 1, content: false, graphql: false, countsPrimary: true },
  *   { kind: 'release', ticket, cpuMs: 0 },
@@ -152,7 +152,7 @@ export type LimitEvent = AdmitEvent | CompleteEvent | ReleaseEvent;
  * The identity key an event applies to.
  * @example
  * import { AdmissionTicket, eventKey } from 'tollgate/limits';
- * const ticket = new AdmissionTicket('user:octocat', 'core', false, 5000, 1_700_003_600_000, -1);
+ * const ticket = new AdmissionTicket('user:octocat', 'core', false, 5000, 1_700_003_600_000, -1, 1);
  * eventKey({ kind: 'release', ticket, cpuMs: 0 }); // 'user:octocat'
  */
 export function eventKey(event: LimitEvent): string {

@@ -242,8 +242,10 @@ function finish(
  * The answer to completing or releasing a ticket the store does not hold (a copy, a forgery, one
  * already settled, one whose lease ran out): the identity's current numbers, and no change.
  * @example
- * import { unheldVerdict } from 'tollgate/limits';
- * unheldVerdict(row, 0, ticket, Date.now(), config).allowed; // true: nothing was refused, nothing changed
+ * import { AdmissionTicket, defaultLimits, STATE_WIDTH, unheldVerdict } from 'tollgate/limits';
+ * const row = new Float64Array(STATE_WIDTH); // a new identity's state
+ * const ticket = new AdmissionTicket('user:octocat', 'core', false, 5000, 0, -1, 7);
+ * unheldVerdict(row, 0, ticket, 1_700_000_000_000, defaultLimits()).allowed; // true (nothing refused, nothing changed)
  */
 export function unheldVerdict(
   src: ArrayLike<number>,

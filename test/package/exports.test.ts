@@ -95,6 +95,7 @@ const PINNED_EXPORTS: Record<string, string[]> = {
   'tollgate/routes': ['compileRoutes', 'matchRoute', 'templateParams', 'tryCompileRoutes'],
   'tollgate/limits': [
     'AdmissionTicket',
+    'CLOCK_SKEW_TOLERANCE_MS',
     'COUNTED_PER',
     'LIMITS_RESOURCES',
     'LIMIT_RULES',
@@ -103,8 +104,10 @@ const PINNED_EXPORTS: Record<string, string[]> = {
     'allowedVerdict',
     'callerClassOf',
     'compileLimits',
+    'createTicketLedger',
     'defaultLimits',
     'deniedVerdict',
+    'effectiveTime',
     'eventKey',
     'httpDate',
     'identityOf',
@@ -124,6 +127,7 @@ const PINNED_EXPORTS: Record<string, string[]> = {
     'stateExpiresAt',
     'step',
     'stepInto',
+    'unheldVerdict',
     'unpackState',
   ],
   'tollgate/tables': [
