@@ -1,6 +1,14 @@
 /** Turns the snake_case limits table (data/limits.yaml, already parsed) into a typed LimitsConfig. */
+
 import { TollgateError } from '../core/errors.js';
-import { LIMIT_RULES, type LimitRule, type LimitsConfig, type ResourceLimit } from './limits-config.js';
+import {
+  LIMIT_RULES,
+  type LimitRule,
+  type LimitsConfig,
+  type ResourceLimit,
+  type WindowMode,
+} from './limits-config.js';
+import { WINDOWED_RULES, type WindowedRule } from './strict-window.js';
 
 type Raw = Record<string, unknown>;
 
@@ -24,6 +32,22 @@ function text(raw: Raw, key: string, path: string): string {
   const value = raw[key];
   if (typeof value === 'string' && value.length > 0) return value;
   throw invalid(`${path}.${key}`, 'a non-empty string');
+}
+
+/** `secondary.window_modes`: each windowed rule `bucket` or `strict`; absent ones are `bucket`. */
+function windowModes(raw: unknown): Record<WindowedRule, WindowMode> {
+  const given = raw === undefined ? {} : object(raw, 'secondary.window_modes');
+  const modes = {} as Record<WindowedRule, WindowMode>;
+  for (const rule of WINDOWED_RULES) {
+    const mode = Object.hasOwn(given, rule) ? given[rule] : 'bucket';
+    if (mode !== 'bucket' && mode !== 'strict')
+      throw invalid(`secondary.window_modes.${rule}`, '`bucket` or `strict`');
+    modes[rule] = mode;
+  }
+  for (const key of Object.keys(given))
+    if (!(WINDOWED_RULES as readonly string[]).includes(key))
+      throw invalid(`secondary.window_modes.${key}`, `one of ${WINDOWED_RULES.join(', ')}`);
+  return modes;
 }
 
 function caller(raw: Raw, key: string) {
@@ -142,6 +166,7 @@ export function compileLimits(raw: unknown): LimitsConfig {
         perMinute: integer(content, 'per_minute', 'secondary.content', 1),
         perHour: integer(content, 'per_hour', 'secondary.content', 1),
       },
+      windowModes: windowModes(secondary.window_modes),
     },
     costs: {
       graphql: {

@@ -32,6 +32,11 @@ export interface IdentityState {
   readonly graphqlUsed: number;
   readonly lfsReset: number;
   readonly lfsUsed: number;
+  /**
+   * The sub-window counters of the rules in the strict window mode (STRICT_WIDTH numbers), present
+   * only when the config has such rules.
+   */
+  readonly strict?: readonly number[];
 }
 
 /**
@@ -68,6 +73,6 @@ export const EMPTY_IDENTITY_STATE: IdentityState = Object.freeze({
  * import { IDENTITY_STATE_FIELDS } from './identity-state.js';
  * IDENTITY_STATE_FIELDS[0]; // 'at'
  */
-export const IDENTITY_STATE_FIELDS: readonly (keyof IdentityState)[] = Object.keys(
+export const IDENTITY_STATE_FIELDS: readonly Exclude<keyof IdentityState, 'strict'>[] = Object.keys(
   EMPTY_IDENTITY_STATE,
-) as (keyof IdentityState)[];
+) as Exclude<keyof IdentityState, 'strict'>[];

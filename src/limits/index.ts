@@ -16,6 +16,7 @@ export {
   type Ticket,
 } from './limit-event.js';
 export {
+  algorithmOf,
   type CallerLimit,
   type InstallationLimitRule,
   LIMIT_RULES,
@@ -27,6 +28,7 @@ export {
   type LimitsResource,
   type ResourceLimit,
   RULE_ALGORITHMS,
+  type WindowMode,
 } from './limits-config.js';
 export { COUNTED_PER, type LimitLine, limitsReport } from './limits-report.js';
 export type { AsyncLimitsStore, LimitsStore, SyncLimitsStore } from './limits-store.js';
@@ -45,5 +47,7 @@ export { stateExpiresAt } from './state-expiry.js';
 export { packState, STATE_WIDTH, type StateRow, unpackState } from './state-layout.js';
 export { step } from './step.js';
 export { stepInto, unheldVerdict } from './step-into.js';
+export { hasStrictRules } from './strict-state.js';
+export { STRICT_SUB_WINDOWS, STRICT_WIDTH, WINDOWED_RULES, type WindowedRule } from './strict-window.js';
 export { createTicketLedger, type TicketLedger } from './ticket-ledger.js';
 export type { LimitBody, LimitReason, StepResult, Verdict } from './verdict.js';

@@ -1,3 +1,5 @@
+import type { WindowedRule } from './strict-window.js';
+
 /** The typed rate-limit configuration: data/limits.yaml in camelCase, with times in milliseconds. */
 
 /**
@@ -53,7 +55,14 @@ export const LIMIT_RULES: readonly LimitRule[] = [
 ];
 
 /** How a rule counts. */
-export type LimitAlgorithm = 'fixed window' | 'token bucket' | 'counter';
+export type LimitAlgorithm = 'fixed window' | 'token bucket' | 'strict window' | 'counter';
+
+/**
+ * How a per-minute or per-hour rule counts: `bucket` (a token bucket: burst C, C per window
+ * sustained, up to 2C within one window) or `strict` (never more than C in any window of the
+ * rule's length; see strict-window.ts).
+ */
+export type WindowMode = 'bucket' | 'strict';
 
 /**
  * The algorithm of each rule (docs/limits.md states each one's guarantee): primary windows are
@@ -63,6 +72,17 @@ export type LimitAlgorithm = 'fixed window' | 'token bucket' | 'counter';
  * import { RULE_ALGORITHMS } from 'tollgate/limits';
  * RULE_ALGORITHMS.rest_points; // 'token bucket'
  */
+/**
+ * The algorithm a rule runs with under `config`: its window mode for the windowed rules.
+ * @example
+ * import { algorithmOf, defaultLimits } from 'tollgate/limits';
+ * algorithmOf('rest_points', defaultLimits()); // 'token bucket'
+ */
+export function algorithmOf(rule: LimitRule, config: LimitsConfig): LimitAlgorithm {
+  const mode = (config.secondary.windowModes as Partial<Record<LimitRule, WindowMode>>)[rule];
+  return mode === 'strict' ? 'strict window' : RULE_ALGORITHMS[rule];
+}
+
 export const RULE_ALGORITHMS: Readonly<Record<LimitRule, LimitAlgorithm>> = {
   primary: 'fixed window',
   concurrency: 'counter',
@@ -163,6 +183,8 @@ export interface LimitsConfig {
     readonly points: { readonly windowMs: number; readonly rest: number; readonly graphql: number };
     readonly cpu: { readonly windowMs: number; readonly totalMs: number; readonly graphqlMs: number };
     readonly content: { readonly perMinute: number; readonly perHour: number };
+    /** The window mode of each per-minute or per-hour rule (default `bucket`). */
+    readonly windowModes: Readonly<Record<WindowedRule, WindowMode>>;
   };
   readonly costs: {
     readonly graphql: { readonly query: number; readonly mutation: number };

@@ -3,11 +3,11 @@ import type { TokenKind } from '../core/token.js';
 import { defaultLimits } from './default-limits.js';
 import { callerClassOf } from './identity.js';
 import {
+  algorithmOf,
   type LimitAlgorithm,
   type LimitRule,
   type LimitsConfig,
   type LimitsResource,
-  RULE_ALGORITHMS,
 } from './limits-config.js';
 import { primaryLimits } from './primary-limit.js';
 
@@ -63,7 +63,7 @@ export function limitsReport(
     limit: limits[resource],
     unit: 'requests',
     window_seconds: windowOf(resource),
-    algorithm: RULE_ALGORITHMS.primary,
+    algorithm: algorithmOf('primary', config),
     note: primaryNote[resource],
   }));
   const bucket = (
@@ -77,7 +77,7 @@ export function limitsReport(
     limit,
     unit,
     window_seconds: windowMs / 1000,
-    algorithm: RULE_ALGORITHMS[rule],
+    algorithm: algorithmOf(rule, config),
     note,
   });
   return [
@@ -87,7 +87,7 @@ export function limitsReport(
       limit: sec.concurrency.limit,
       unit: 'requests in flight',
       window_seconds: 0,
-      algorithm: RULE_ALGORITHMS.concurrency,
+      algorithm: algorithmOf('concurrency', config),
       note: 'REST and GraphQL together',
     },
     bucket(

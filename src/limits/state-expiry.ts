@@ -1,6 +1,8 @@
 /** When an identity's state becomes the same as a new identity's, so a store may drop it. */
 import type { IdentityState } from './identity-state.js';
 import type { LimitsConfig } from './limits-config.js';
+import { strictBase } from './strict-state.js';
+import { strictExpiresAt, WINDOWED_RULES, type WindowedRule } from './strict-window.js';
 
 /**
  * The epoch ms from which `state` behaves exactly like no state at all: every window ended, every
@@ -30,5 +32,18 @@ export function stateExpiresAt(state: IdentityState, config: LimitsConfig): numb
     refilled(state.graphqlCpu, sec.cpu.graphqlMs),
     refilled(state.contentMinute, sec.content.perMinute),
     refilled(state.contentHour, sec.content.perHour),
+    strictExpiry(state.strict, config),
   );
+}
+
+/** When the strict sub-window counters count nothing any more (0 without them). */
+function strictExpiry(strict: readonly number[] | undefined, config: LimitsConfig): number {
+  if (strict === undefined) return 0;
+  const windows: Record<WindowedRule, number> = {
+    rest_points: config.secondary.points.windowMs,
+    graphql_points: config.secondary.points.windowMs,
+    content_per_minute: 60_000,
+    content_per_hour: 3_600_000,
+  };
+  return Math.max(...WINDOWED_RULES.map((rule) => strictExpiresAt(strict, strictBase(rule), windows[rule])));
 }

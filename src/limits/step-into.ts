@@ -1,5 +1,6 @@
 /** The transition of the limits over a packed state row: the one implementation `step` wraps. */
 // Hot path: one call per admission and one per completion; bench/limits.mjs guards its speed.
+import { TollgateError } from '../core/errors.js';
 import { allowedVerdict, deniedVerdict } from './answers.js';
 import { effectiveTime } from './effective-time.js';
 import { currentReset, windowUsed } from './fixed-window.js';
@@ -14,7 +15,9 @@ import {
 import type { LimitRule, LimitsConfig, LimitsResource } from './limits-config.js';
 import { resourceWindowMs } from './primary-limit.js';
 import type { StateRow } from './state-layout.js';
-import { bucketFits, bucketWaitMs, debtWaitMs, refillSpent } from './token-bucket.js';
+import { hasStrictRules, strictBase } from './strict-state.js';
+import { strictCharge, strictWaitMs } from './strict-window.js';
+import { bucketWaitMs, debtWaitMs, refillSpent } from './token-bucket.js';
 import type { Verdict } from './verdict.js';
 
 const MINUTE = 60_000;
@@ -50,6 +53,8 @@ export function stepInto(
   dso: number,
   hint = -1,
   ticketId = 0,
+  strict: Float64Array | null = null,
+  sto = 0,
 ): Verdict {
   // Bad readings (NaN, a clock stepped back, a stamp from the future) neither corrupt nor freeze
   // the state: see effectiveTime. Whole milliseconds keep buckets exact.
@@ -58,7 +63,7 @@ export function stepInto(
   // must be enough.
   const reading = now >= 0 && Number.isFinite(now) ? Math.min(Math.floor(now), t) : t;
   return event.kind === 'admit'
-    ? admit(src, so, event, t, reading, config, dst, dso, hint, ticketId)
+    ? admit(src, so, event, t, reading, config, dst, dso, hint, ticketId, strict, sto)
     : finish(src, so, event, t, config, dst, dso);
 }
 
@@ -73,8 +78,16 @@ function admit(
   dso: number,
   hint: number,
   ticketId: number,
+  strict: Float64Array | null,
+  sto: number,
 ): Verdict {
   const sec = config.secondary;
+  const modes = sec.windowModes;
+  if (strict === null && hasStrictRules(config))
+    throw new TollgateError(
+      'TOLLGATE_INVALID_OPTION',
+      'limits: a strict window mode needs the strict state row (see step)',
+    );
   // Negative after a clock stepped back: no refill for time that did not pass.
   const elapsed = t - src[so]!;
   const ws = windowSlot(e.resource);
@@ -104,9 +117,14 @@ function admit(
   const gql = refillSpent(src[so + 3]!, sec.points.graphql, elapsed);
   const pointsCap = e.graphql ? sec.points.graphql : sec.points.rest;
   const points = e.graphql ? gql : rest;
-  if (!bucketFits(points, e.cost, pointsCap, pw)) {
-    rule ??= e.graphql ? 'graphql_points' : 'rest_points';
-    retryAt = Math.max(retryAt, t + bucketWaitMs(points, e.cost, pointsCap, pw));
+  const pointsRule = e.graphql ? 'graphql_points' : 'rest_points';
+  const pointsStrict = modes[pointsRule] === 'strict';
+  const pointsWait = pointsStrict
+    ? strictWaitMs(strict!, sto + strictBase(pointsRule), t, pw, e.cost, pointsCap)
+    : bucketWaitMs(points, e.cost, pointsCap, pw);
+  if (pointsWait > 0) {
+    rule ??= pointsRule;
+    retryAt = Math.max(retryAt, t + pointsWait);
   }
   const cw = sec.cpu.windowMs;
   const cpu = refillSpent(src[so + 4]!, sec.cpu.totalMs, elapsed);
@@ -127,14 +145,22 @@ function admit(
   const perHour = sec.content.perHour;
   const minute = refillSpent(src[so + 6]!, perMinute, elapsed);
   const hour = refillSpent(src[so + 7]!, perHour, elapsed);
+  const minuteStrict = modes.content_per_minute === 'strict';
+  const hourStrict = modes.content_per_hour === 'strict';
   if (e.content) {
-    if (!bucketFits(minute, 1, perMinute, MINUTE)) {
+    const minuteWait = minuteStrict
+      ? strictWaitMs(strict!, sto + strictBase('content_per_minute'), t, MINUTE, 1, perMinute)
+      : bucketWaitMs(minute, 1, perMinute, MINUTE);
+    if (minuteWait > 0) {
       rule ??= 'content_per_minute';
-      retryAt = Math.max(retryAt, t + bucketWaitMs(minute, 1, perMinute, MINUTE));
+      retryAt = Math.max(retryAt, t + minuteWait);
     }
-    if (!bucketFits(hour, 1, perHour, HOUR)) {
+    const hourWait = hourStrict
+      ? strictWaitMs(strict!, sto + strictBase('content_per_hour'), t, HOUR, 1, perHour)
+      : bucketWaitMs(hour, 1, perHour, HOUR);
+    if (hourWait > 0) {
       rule ??= 'content_per_hour';
-      retryAt = Math.max(retryAt, t + bucketWaitMs(hour, 1, perHour, HOUR));
+      retryAt = Math.max(retryAt, t + hourWait);
     }
   }
   // INVARIANT: a denied request changes no state (all or nothing): return before any write.
@@ -147,12 +173,16 @@ function admit(
   if (dst !== src || dso !== so) copyRow(src, so, dst, dso);
   dst[dso] = t;
   dst[dso + 1] = inFlight + 1;
-  dst[dso + 2] = e.graphql ? rest : rest + e.cost * pw;
-  dst[dso + 3] = e.graphql ? gql + e.cost * pw : gql;
+  // A strict rule counts in its sub-windows; its bucket number stays as it was.
+  if (pointsStrict) strictCharge(strict!, sto + strictBase(pointsRule), t, pw, e.cost);
+  dst[dso + 2] = e.graphql || pointsStrict ? rest : rest + e.cost * pw;
+  dst[dso + 3] = !e.graphql || pointsStrict ? gql : gql + e.cost * pw;
   dst[dso + 4] = cpu;
   dst[dso + 5] = gqlCpu;
-  dst[dso + 6] = e.content ? minute + MINUTE : minute;
-  dst[dso + 7] = e.content ? hour + HOUR : hour;
+  if (e.content && minuteStrict) strictCharge(strict!, sto + strictBase('content_per_minute'), t, MINUTE, 1);
+  if (e.content && hourStrict) strictCharge(strict!, sto + strictBase('content_per_hour'), t, HOUR, 1);
+  dst[dso + 6] = e.content && !minuteStrict ? minute + MINUTE : minute;
+  dst[dso + 7] = e.content && !hourStrict ? hour + HOUR : hour;
   if (counted) {
     dst[dso + ws] = reset;
     dst[dso + ws + 1] = newUsed;

@@ -6,8 +6,10 @@ import {
   createTicketLedger,
   effectiveTime,
   eventKey,
+  hasStrictRules,
   type LimitEvent,
   STATE_WIDTH,
+  STRICT_WIDTH,
   stateExpiresAt,
   stepInto,
   unheldVerdict,
@@ -76,6 +78,21 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const free: number[] = [];
   const zero = new Float64Array(STATE_WIDTH);
   const scratch = new Float64Array(STATE_WIDTH);
+  /** The strict window counters, STRICT_WIDTH per row: allocated only once a config has strict rules. */
+  let strictSlab: Float64Array | null = null;
+  const strictScratch = new Float64Array(STRICT_WIDTH);
+  const zeroStrict = new Float64Array(STRICT_WIDTH);
+  const stateOf = (row: number): IdentityState => {
+    const state = unpackState(slab, row * STATE_WIDTH);
+    if (strictSlab === null) return state;
+    const at = row * STRICT_WIDTH;
+    return { ...state, strict: Array.from(strictSlab.subarray(at, at + STRICT_WIDTH)) };
+  };
+  const strictRows = (config: LimitsConfig): Float64Array | null => {
+    if (!hasStrictRules(config)) return null;
+    strictSlab ??= new Float64Array(capacity * STRICT_WIDTH);
+    return strictSlab;
+  };
   /** The tickets each identity has in flight: only identities with requests in flight cost anything here. */
   const tickets = createTicketLedger();
   let nextRow = 0;
@@ -84,7 +101,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   let evictions = 0;
 
   const expired = (row: number, now: number, config: LimitsConfig) =>
-    stateExpiresAt(unpackState(slab, row * STATE_WIDTH), config) <= now;
+    stateExpiresAt(stateOf(row), config) <= now;
   const drop = (row: number): void => {
     tickets.forget(keys[row]!);
     rows.delete(keys[row]!);
@@ -126,6 +143,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       const grown = new Float64Array(capacity * STATE_WIDTH);
       grown.set(slab);
       slab = grown;
+      if (strictSlab !== null) {
+        const grownStrict = new Float64Array(capacity * STRICT_WIDTH);
+        grownStrict.set(strictSlab);
+        strictSlab = grownStrict;
+      }
       const grownUsed = new Uint8Array(capacity);
       grownUsed.set(used);
       used = grownUsed;
@@ -165,16 +187,34 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         used[row] = 1;
         // INVARIANT: the in-flight count is the number of tickets held with a lease still running.
         slab[offset + 1] = tickets.live(key, t);
-        const verdict = stepInto(slab, offset, event, now, config, slab, offset, row, id);
+        const strict = strictRows(config);
+        const verdict = stepInto(
+          slab,
+          offset,
+          event,
+          now,
+          config,
+          slab,
+          offset,
+          row,
+          id,
+          strict,
+          row * STRICT_WIDTH,
+        );
         if (verdict.allowed) tickets.hold(key, id, leaseEnd);
         return verdict;
       }
-      const verdict = stepInto(zero, 0, event, now, config, scratch, 0, -1, id);
+      const strict = strictRows(config);
+      if (strict !== null) strictScratch.fill(0);
+      const verdict = stepInto(zero, 0, event, now, config, scratch, 0, -1, id, strict && strictScratch);
       // A denied first request leaves no state to keep (all or nothing).
       if (event.kind === 'admit' && !verdict.allowed) return verdict;
       if (rows.size >= maxIdentities) evictOne(now, config);
       const fresh = allocate();
       slab.set(scratch, fresh * STATE_WIDTH);
+      // A reused row must not keep another identity's counters.
+      if (strictSlab !== null)
+        strictSlab.set(strict === null ? zeroStrict : strictScratch, fresh * STRICT_WIDTH);
       // A new row earns its second chance only when used again: one-off callers go first.
       used[fresh] = 0;
       rows.set(key, fresh);
@@ -184,7 +224,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     },
     read(key: string): IdentityState | undefined {
       const row = rows.get(key);
-      return row === undefined ? undefined : unpackState(slab, row * STATE_WIDTH);
+      return row === undefined ? undefined : stateOf(row);
     },
     sweep(now: number, config: LimitsConfig): number {
       let dropped = 0;

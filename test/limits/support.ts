@@ -42,6 +42,7 @@ export const tinyConfig: LimitsConfig = {
     points: { windowMs: 6_000, rest: 12, graphql: 20 },
     cpu: { windowMs: 6_000, totalMs: 3_000, graphqlMs: 2_000 },
     content: { perMinute: 3, perHour: 5 },
+    windowModes: config.secondary.windowModes,
   },
 };
 

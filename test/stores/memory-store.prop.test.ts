@@ -4,9 +4,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { LimitEvent, Ticket } from '../../src/limits/limit-event.js';
+import type { LimitsConfig } from '../../src/limits/limits-config.js';
 import { step } from '../../src/limits/step.js';
 import { createMemoryStore } from '../../src/stores/memory-store.js';
-import { admitEvent, T0, tinyConfig } from '../limits/support.js';
+import { admitEvent, T0, tinyConfig as tinyBuckets } from '../limits/support.js';
 
 const opArb = fc.oneof(
   fc.record({ op: fc.constant('admit' as const), who: fc.nat(7), cost: fc.nat(6), content: fc.boolean() }),
@@ -17,7 +18,23 @@ const opArb = fc.oneof(
   }),
 );
 
-describe('memory store with eviction', () => {
+const tinyStrict = {
+  ...tinyBuckets,
+  secondary: {
+    ...tinyBuckets.secondary,
+    windowModes: {
+      rest_points: 'strict',
+      graphql_points: 'strict',
+      content_per_minute: 'strict',
+      content_per_hour: 'bucket',
+    },
+  },
+} as const satisfies LimitsConfig;
+
+describe.each([
+  ['token buckets', tinyBuckets],
+  ['strict windows', tinyStrict],
+])('memory store with eviction (%s)', (_name, tinyConfig: LimitsConfig) => {
   it('stays within maxIdentities and answers as step over the state it held', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 4 }), fc.array(opArb, { maxLength: 200 }), (max, ops) => {

@@ -1,0 +1,131 @@
+// Each window mode keeps its stated guarantee for random arrival times and costs:
+// - bucket: at most C + C * t / W admitted in any t ms (so at most 2C in one window);
+// - strict: at most C in ANY window of W ms.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createLimiter } from '../../src/index.js';
+import { defaultLimits, type LimitsConfig, type WindowMode } from '../../src/limits/index.js';
+import { T0 } from '../limits/support.js';
+
+const base = defaultLimits();
+
+function configWith(mode: WindowMode): LimitsConfig {
+  return {
+    ...base,
+    secondary: {
+      ...base.secondary,
+      // Small capacities so random runs reach them; the windows stay the shipped ones.
+      points: { ...base.secondary.points, rest: 40 },
+      content: { perMinute: 6, perHour: 15 },
+      concurrency: { ...base.secondary.concurrency, limit: 1_000_000 },
+      windowModes: {
+        rest_points: mode,
+        graphql_points: mode,
+        content_per_minute: mode,
+        content_per_hour: mode,
+      },
+    },
+  };
+}
+
+const arrivals = fc.array(
+  fc.record({
+    gap: fc.oneof(fc.nat(200), fc.nat(5_000), fc.nat(40_000), fc.nat(700_000)),
+    cost: fc.integer({ min: 0, max: 12 }),
+    content: fc.boolean(),
+  }),
+  { minLength: 1, maxLength: 400 },
+);
+
+/** The most admitted in any window of `windowMs` (windows ending at an admission are the worst). */
+function worstWindow(
+  admitted: readonly { at: number; amount: number }[],
+  windowMs: number,
+  span = windowMs,
+): number {
+  let worst = 0;
+  let sum = 0;
+  let first = 0;
+  for (let i = 0; i < admitted.length; i++) {
+    sum += admitted[i]!.amount;
+    while (admitted[first]!.at <= admitted[i]!.at - span) sum -= admitted[first++]!.amount;
+    worst = Math.max(worst, sum);
+  }
+  return worst;
+}
+
+function run(mode: WindowMode, events: { gap: number; cost: number; content: boolean }[]) {
+  const config = configWith(mode);
+  let now = T0;
+  const limiter = createLimiter({ clock: () => now, config });
+  const identity = limiter.identify({ kind: 'classic', user: 'octocat' });
+  const points: { at: number; amount: number }[] = [];
+  const content: { at: number; amount: number }[] = [];
+  for (const e of events) {
+    now += e.gap;
+    const v = limiter.admit({ identity, cost: e.cost, content: e.content });
+    if (!v.allowed) continue;
+    limiter.complete(v.ticket!, { status: 200 });
+    points.push({ at: now, amount: e.cost });
+    if (e.content) content.push({ at: now, amount: 1 });
+  }
+  return { config, points, content };
+}
+
+describe('window modes keep their guarantees', () => {
+  it('strict: never more than C in any window of the rule length (points, content per minute and per hour)', () => {
+    fc.assert(
+      fc.property(arrivals, (events) => {
+        const { config, points, content } = run('strict', events);
+        const sec = config.secondary;
+        expect(worstWindow(points, sec.points.windowMs)).toBeLessThanOrEqual(sec.points.rest);
+        expect(worstWindow(content, 60_000)).toBeLessThanOrEqual(sec.content.perMinute);
+        expect(worstWindow(content, 3_600_000)).toBeLessThanOrEqual(sec.content.perHour);
+      }),
+    );
+  });
+
+  it('bucket: at most C + C * t / W in any t ms, for t of half, one and two windows', () => {
+    fc.assert(
+      fc.property(arrivals, (events) => {
+        const { config, points, content } = run('bucket', events);
+        const sec = config.secondary;
+        for (const factor of [0.5, 1, 2]) {
+          const t = sec.points.windowMs * factor;
+          expect(worstWindow(points, t)).toBeLessThanOrEqual(sec.points.rest * (1 + factor));
+          expect(worstWindow(content, 60_000 * factor)).toBeLessThanOrEqual(
+            sec.content.perMinute * (1 + factor),
+          );
+        }
+      }),
+    );
+  });
+
+  it('strict admits a full burst of C from an idle start, then refuses until its sub-window leaves', () => {
+    let now = T0;
+    const config = configWith('strict');
+    const limiter = createLimiter({ clock: () => now, config });
+    const identity = limiter.identify({ kind: 'classic', user: 'octocat' });
+    for (let i = 0; i < 8; i++) expect(limiter.admit({ identity, cost: 5 }).allowed).toBe(true);
+    const refused = limiter.admit({ identity, cost: 5 });
+    expect(refused.rule).toBe('rest_points');
+    now += Number(refused.headers['retry-after']) * 1000;
+    expect(limiter.admit({ identity, cost: 5 }).allowed).toBe(true);
+  });
+
+  it('bucket lets 2C through in one window where strict holds C (the difference the seed\'s "at most" makes)', () => {
+    const counts = (['bucket', 'strict'] as const).map((mode) => {
+      let now = T0;
+      const limiter = createLimiter({ clock: () => now, config: configWith(mode) });
+      const identity = limiter.identify({ kind: 'classic', user: 'octocat' });
+      let admitted = 0;
+      for (let ms = 0; ms < 59_000; ms += 250) {
+        now = T0 + ms;
+        if (limiter.admit({ identity, cost: 1 }).allowed) admitted++;
+      }
+      return admitted;
+    });
+    expect(counts[0]).toBeGreaterThan(40 + 30);
+    expect(counts[1]).toBeLessThanOrEqual(40);
+  });
+});
