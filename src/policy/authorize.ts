@@ -1,19 +1,18 @@
 /** The policy evaluator: one request, one token, one context in; one Decision out. Pure. */
 // Hot path: every request runs through here; `npm run bench` guards it.
-import { TollgateError } from '../core/errors.js';
+import { showText } from '../core/show-text.js';
 import { matchRoute } from '../routes/index.js';
-import { tokenProblem } from './check-token.js';
 import { type EntryPlan, planEntry, scopeMasks, type VisibilityPlan } from './entry-plan.js';
 import { evaluateEndpoint } from './evaluate-endpoint.js';
 import { type Outcome, outcome } from './outcome.js';
 import { type PolicyOptions, type ResolvedPolicyOptions, resolvePolicyOptions } from './policy-options.js';
 import type { PolicyTables } from './tables.js';
+import { createTokenReader, slugIndexes, type TokenView } from './token-view.js';
 import {
   type Decision,
   HTTP_METHODS,
   type PolicyRequest,
   type ResourceContext,
-  TOKEN_KINDS,
   type Token,
 } from './types.js';
 
@@ -22,6 +21,14 @@ const EMPTY_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 const NO_REQUIREMENT = Object.freeze({ fineGrained: null, classic: null });
 const EMPTY_REQUEST: PolicyRequest = Object.freeze({ method: '', path: '' });
 const METHODS: ReadonlySet<string> = new Set(HTTP_METHODS);
+const ASCII_LETTERS = /^[A-Za-z]+$/;
+
+// Methods fold case in ASCII only: Unicode upper-casing would turn `poſt` into POST.
+function methodOf(given: unknown): string {
+  if (typeof given !== 'string') return '';
+  if (METHODS.has(given)) return given;
+  return ASCII_LETTERS.test(given) ? given.toUpperCase() : given;
+}
 
 /** An evaluator bound to its tables and options. */
 export interface Policy {
@@ -43,9 +50,14 @@ export function createPolicy(tables: PolicyTables, options: PolicyOptions = {}):
   const resolved = resolvePolicyOptions(options);
   const names = resolved.headerNames;
   const masks = scopeMasks(tables);
-  const plans: readonly EntryPlan[] = tables.endpoints.map((entry) => planEntry(entry, resolved, masks));
+  const repoMask = masks?.get('repo') ?? 0;
+  const slugIndex = slugIndexes(tables);
+  const plans: readonly EntryPlan[] = tables.endpoints.map((entry) =>
+    planEntry(entry, resolved, masks, slugIndex),
+  );
+  const readToken = createTokenReader(tables, masks);
 
-  function headersFor(visibility: VisibilityPlan, token: Token): Readonly<Record<string, string>> {
+  function headersFor(visibility: VisibilityPlan, token: TokenView): Readonly<Record<string, string>> {
     if (token.kind !== 'classic' && token.kind !== 'oauth-app') return visibility.headers;
     // Keys assigned in one fixed order, so these objects share their hidden classes.
     const headers: Record<string, string> = {};
@@ -53,7 +65,7 @@ export function createPolicy(tables: PolicyTables, options: PolicyOptions = {}):
       headers[names.acceptedPermissions] = visibility.acceptedPermissionsHeader;
     if (visibility.acceptedScopesHeader !== null)
       headers[names.acceptedOAuthScopes] = visibility.acceptedScopesHeader;
-    headers[names.oauthScopes] = token.scopes.join(', ');
+    headers[names.oauthScopes] = token.scopesHeader;
     return headers;
   }
 
@@ -63,7 +75,7 @@ export function createPolicy(tables: PolicyTables, options: PolicyOptions = {}):
     plan: EntryPlan | null,
     visibility: VisibilityPlan | null,
     params: Readonly<Record<string, string>>,
-    token: Token,
+    token: TokenView,
   ): Decision {
     return {
       allowed: result.allowed,
@@ -84,12 +96,12 @@ export function createPolicy(tables: PolicyTables, options: PolicyOptions = {}):
     reason: 'bad_path' | 'no_match',
     detail: string,
     method: string,
-    token: Token,
+    token: TokenView,
   ): Decision {
     if (reason === 'bad_path')
       return decide(outcome(false, 400, 'bad_path', `bad path: ${detail}`), null, null, NO_PARAMS, token);
     const pass = resolved.unknownEndpoint === 'pass-through';
-    const message = `no endpoint \`${method} ${detail.split('?')[0]}\` in the table${pass ? '; passed through by configuration' : ''}`;
+    const message = `no endpoint \`${showText(method)} ${showText(detail.split('?')[0]!)}\` in the table${pass ? '; passed through by configuration' : ''}`;
     const result = outcome(
       pass,
       pass ? 200 : 404,
@@ -101,42 +113,38 @@ export function createPolicy(tables: PolicyTables, options: PolicyOptions = {}):
   }
 
   function authorize(request: PolicyRequest, token: Token, context: ResourceContext = {}): Decision {
-    const problem = tokenProblem(token);
-    if (problem !== null)
-      throw new TollgateError(
-        'TOLLGATE_INVALID_TOKEN',
-        `authorize: ${problem}; valid kinds: ${TOKEN_KINDS.join(', ')}`,
-      );
+    const view = readToken(token);
     // Requests and contexts come from the wire: anything that is not an object reads as empty.
     if (request === null || typeof request !== 'object') request = EMPTY_REQUEST;
     if (context === null || typeof context !== 'object') context = {};
-    const given = request.method;
-    const method = METHODS.has(given) ? given : typeof given === 'string' ? given.toUpperCase() : '';
+    const method = methodOf(request.method);
     const path = typeof request.path === 'string' ? request.path : '';
     let match = matchRoute(tables.routes, method, path);
     // HTTP: a HEAD request is answered like the GET of the same resource, without a body.
     if (match.kind === 'no_match' && method === 'HEAD') match = matchRoute(tables.routes, 'GET', path);
-    if (match.kind === 'bad_path') return unmatched('bad_path', match.message, method, token);
-    if (match.kind === 'no_match') return unmatched('no_match', path, method, token);
+    if (match.kind === 'bad_path') return unmatched('bad_path', match.message, method, view);
+    if (match.kind === 'no_match') return unmatched('no_match', path, method, view);
     const plan = plans[match.route]!;
     const visibility =
       context.visibility !== 'public' && !plan.entry.resourceless ? plan.private : plan.public;
-    if (request.apiVersion !== undefined && !resolved.apiVersions.has(request.apiVersion)) {
-      const message = `unsupported API version \`${request.apiVersion}\`; supported: ${[...resolved.apiVersions].join(', ')}`;
+    const apiVersion = request.apiVersion;
+    // `null` is how many header readers say "not sent": treated as absent.
+    if (apiVersion != null && !resolved.apiVersions.has(apiVersion)) {
+      const message = `unsupported API version \`${showText(String(apiVersion))}\`; supported: ${[...resolved.apiVersions].join(', ')}`;
       return decide(
         outcome(false, 400, 'unsupported_api_version', message),
         plan,
         visibility,
         match.params,
-        token,
+        view,
       );
     }
     return decide(
-      evaluateEndpoint(plan, match.params, token, context, tables, masks),
+      evaluateEndpoint(plan, match.params, view, context, repoMask),
       plan,
       visibility,
       match.params,
-      token,
+      view,
     );
   }
 

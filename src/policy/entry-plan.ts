@@ -2,12 +2,16 @@
 import { type Outcome, outcome } from './outcome.js';
 import type { ResolvedPolicyOptions } from './policy-options.js';
 import type { EndpointEntry, PolicyTables } from './tables.js';
+import { LEVEL_CODES } from './token-view.js';
 import { type Level, type Requirement, type ScopeRequirement, TOKEN_KINDS, type TokenKind } from './types.js';
 
 /** One alternative of a fine-grained requirement as parallel arrays (no `for..in` per request). */
 export interface PermissionAlternative {
   readonly slugs: readonly string[];
   readonly levels: readonly Level[];
+  /** Each slug's catalog index (past the catalog's end for a slug it lacks) and level code. */
+  readonly indexes: Int32Array;
+  readonly codes: Uint8Array;
 }
 
 /** What one visibility (public or private resource) of an endpoint needs. */
@@ -28,6 +32,8 @@ export interface VisibilityPlan {
   readonly acceptedScopesHeader: string | null;
   /** The refusal of each token kind this visibility does not accept. */
   readonly refusals: ReadonlyMap<TokenKind, Outcome>;
+  /** The same refusals by the kind's index in TOKEN_KINDS (an array read on the hot path). */
+  readonly refusalByKind: readonly (Outcome | undefined)[];
 }
 
 /** Everything `evaluateEndpoint` needs about one endpoint, computed once. */
@@ -119,6 +125,7 @@ function visibilityPlan(
     acceptedPermissionsHeader: accepted === '' ? null : accepted,
     acceptedScopesHeader,
     refusals,
+    refusalByKind: TOKEN_KINDS.map((kind) => refusals.get(kind)),
   };
 }
 
@@ -127,6 +134,7 @@ export function planEntry(
   entry: EndpointEntry,
   options: ResolvedPolicyOptions,
   masks: ReadonlyMap<string, number> | null,
+  slugIndex: ReadonlyMap<string, number>,
 ): EntryPlan {
   const quoted = `\`${entry.key}\``;
   const allowUnshown = options.unshownScopes === 'allow';
@@ -136,7 +144,16 @@ export function planEntry(
     fineGrained:
       entry.fineGrained === null
         ? null
-        : entry.fineGrained.map((alt) => ({ slugs: Object.keys(alt), levels: Object.values(alt) })),
+        : entry.fineGrained.map((alt) => {
+            const slugs = Object.keys(alt);
+            const levels = slugs.map((slug) => alt[slug]!);
+            return {
+              slugs,
+              levels,
+              indexes: Int32Array.from(slugs, (slug) => slugIndex.get(slug) ?? slugIndex.size),
+              codes: Uint8Array.from(levels, (level) => LEVEL_CODES[level]),
+            };
+          }),
     public: visibilityPlan(entry, false, options, masks, quoted),
     private: visibilityPlan(entry, true, options, masks, quoted),
     outcomes: {

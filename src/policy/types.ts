@@ -29,8 +29,8 @@ export interface PolicyRequest {
   readonly method: string;
   /** The raw request target: path and optional query string, still percent-encoded. */
   readonly path: string;
-  /** Value of the `X-Service-Api-Version` header, if sent. */
-  readonly apiVersion?: string;
+  /** Value of the `X-Service-Api-Version` header, if sent (`null` or `undefined`: not sent). */
+  readonly apiVersion?: string | null;
 }
 
 /** Facts about the resource that only the server knows. */

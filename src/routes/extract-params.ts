@@ -1,5 +1,7 @@
 /** Reads the parameters of a matched template out of the decoded path segments, by position. */
 // Runs for matches on the careful path (see match-carefully.ts); plain paths use readParams.
+
+import { newParams } from './params-object.js';
 import type { TemplateSegment } from './parse-template.js';
 import { showSegment } from './split-path.js';
 
@@ -38,8 +40,8 @@ export function extractParams(
   raw: readonly string[],
   decoded: readonly string[],
 ): ExtractedParams {
-  // Prototype-free: parameter names come from tables, and a `__proto__` name must stay a plain key.
-  const params: Record<string, string> = Object.create(null);
+  // Inherits nothing: parameter names come from tables, and a `__proto__` name must stay a plain key.
+  const params = newParams();
   // `decoded === raw` means the path has no `%` at all, so no value can hold a decoded slash.
   const encoded = decoded !== raw;
   for (let i = 0; i < template.length; i++) {

@@ -1,5 +1,7 @@
 /** Each route's parameters worked out at compile time, so the fast path reads only their segments. */
 // Hot path: readParams runs on every matched plain request; the bench guards it.
+
+import { newParams } from './params-object.js';
 import type { TemplateSegment } from './parse-template.js';
 
 /** Where a template's parameters sit: one entry per parameter, in template order. */
@@ -47,7 +49,7 @@ export function planParams(template: readonly TemplateSegment[]): ParamPlan {
  * import { scanPath, scratch } from './scan-path.js';
  * const count = scanPath('/repos/o/app.git');
  * readParams(planParams(parseTemplate('/repos/{owner}/{repo}', undefined, [], ['repo'])), '/repos/o/app.git', scratch.bounds, count);
- * // { owner: 'o', repo: 'app' } (prototype-free)
+ * // { owner: 'o', repo: 'app' } (inheriting nothing)
  */
 export function readParams(
   plan: ParamPlan,
@@ -55,8 +57,8 @@ export function readParams(
   bounds: Int32Array,
   count: number,
 ): Record<string, string> | null {
-  // Prototype-free: parameter names come from tables, and a `__proto__` name must stay a plain key.
-  const params: Record<string, string> = Object.create(null);
+  // Inherits nothing: parameter names come from tables, and a `__proto__` name must stay a plain key.
+  const params = newParams();
   const { names, positions, stripGit } = plan;
   const last = names.length - 1;
   for (let p = 0; p <= last; p++) {

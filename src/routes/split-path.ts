@@ -1,5 +1,6 @@
 /** Splits a raw request target into checked path segments, raw and percent-decoded (DESIGN.md section 2). */
 // Runs for the targets scanPath leaves to it (`%`, unusual characters, bad segments): keep it linear.
+import { showText } from '../core/show-text.js';
 
 /** The segments of a path that passed every raw check, or why it did not. */
 export type SplitPath =
@@ -23,22 +24,8 @@ const FORBIDDEN = /[\\\x00-\x1f\x7f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud
 const ENCODED_UNRESERVED = /%(?:[46][1-9A-Fa-f]|[57][0-9Aa]|3[0-9]|2[DdEe]|5[Ff]|7[Ee])/;
 // A plain character class: cheap enough to scan every path once; a hit means a closer look.
 const SUSPECT = /[\\\x00-\x1f\x7f\ud800-\udfff]/;
-const CONTROL = /[\x00-\x1f\x7f]/g;
-const SURROGATE = /[\ud800-\udfff]/g;
-
-/**
- * A segment fit for a one-line message inside backticks: controls shown percent-encoded, lone
- * surrogates as `\u` escapes (e.g. `\ud800`), long input cut.
- * @example
- * import { showSegment } from './split-path.js';
- * showSegment('a\nb'); // 'a%0Ab'
- */
-export function showSegment(segment: string): string {
-  const cut = segment.length > 80 ? `${segment.slice(0, 77)}...` : segment;
-  return cut
-    .replace(CONTROL, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)
-    .replace(SURROGATE, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
-}
+/** A segment fit for a one-line message (see showText). */
+export const showSegment = showText;
 
 function bad(message: string): SplitPath {
   return { kind: 'bad_path', message };

@@ -291,17 +291,25 @@ describe('authorize: requirements', () => {
     }
   });
 
-  it("sees a change to a reused token's repository selection at once", () => {
+  it('freezes a token it has read, so a remembered answer can never go stale', () => {
     const repositories = ['acme/app'];
-    const token: Token = { kind: 'fine-grained', permissions: { issues: 'write' }, repositories };
+    const permissions: Record<string, 'read' | 'write'> = { issues: 'write' };
+    const token: Token = { kind: 'fine-grained', permissions, repositories };
     const request = { method: 'POST', path: '/repos/acme/other/issues' };
     expect(policy.authorize(request, token).reason).toBe('not_found');
-    repositories.push('ACME/Other');
-    expect(policy.authorize(request, token).allowed).toBe(true);
-    repositories.length = 0;
-    expect(policy.authorize({ method: 'POST', path: '/repos/acme/app/issues' }, token).reason).toBe(
-      'not_found',
-    );
+    expect(() => repositories.push('ACME/Other')).toThrow(TypeError);
+    expect(() => {
+      repositories.length = 0;
+    }).toThrow(TypeError);
+    expect(() => {
+      permissions.issues = 'read';
+    }).toThrow(TypeError);
+    expect(() => {
+      (token as { kind: string }).kind = 'classic';
+    }).toThrow(TypeError);
+    expect(policy.authorize({ method: 'POST', path: '/repos/acme/app/issues' }, token).allowed).toBe(true);
+    const widened: Token = { ...token, repositories: [...repositories, 'ACME/Other'] };
+    expect(policy.authorize(request, widened).allowed).toBe(true);
   });
 
   it('names what is wrong with a malformed token instead of failing on a property', () => {

@@ -77,7 +77,8 @@ describe('readParams', () => {
     const target = '/repos/o/app.git/contents/a/b.md?ref=x';
     const params = readParams(plan, target, scratch.bounds, scanPath(target));
     expect(params).toEqual({ owner: 'o', repo: 'app', path: 'a/b.md' });
-    expect(Object.getPrototypeOf(params)).toBeNull();
+    expect('toString' in params!).toBe(false);
+    expect(Object.getPrototypeOf(Object.getPrototypeOf(params))).toBeNull();
   });
 
   it('answers null for a repo of exactly .git, for the careful path to reject', () => {

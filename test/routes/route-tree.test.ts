@@ -326,11 +326,15 @@ describe('matchRoute: parameter values', () => {
     expect(match('GET', '/repos/octo/app/unknown%2Fthing')).toEqual({ kind: 'no_match' });
   });
 
-  it('builds params without a prototype', () => {
-    const result = matchRoute(tree, 'GET', '/users/constructor');
-    expect(result.kind).toBe('matched');
-    if (result.kind !== 'matched') return;
-    expect(Object.getPrototypeOf(result.params)).toBeNull();
+  it('builds params that inherit nothing', () => {
+    for (const path of ['/users/constructor', '/users/a%20b']) {
+      const result = matchRoute(tree, 'GET', path);
+      expect(result.kind).toBe('matched');
+      if (result.kind !== 'matched') return;
+      for (const name of ['constructor', 'toString', 'hasOwnProperty', '__proto__'])
+        expect(name in result.params).toBe(false);
+      expect(Object.getPrototypeOf(Object.getPrototypeOf(result.params))).toBeNull();
+    }
     const protoTree = compileRoutes([{ method: 'GET', template: '/x/{__proto__}' }]);
     const proto = matchRoute(protoTree, 'GET', '/x/polluted');
     expect(proto.kind === 'matched' && Object.keys(proto.params)).toEqual(['__proto__']);
