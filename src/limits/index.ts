@@ -49,5 +49,10 @@ export { step } from './step.js';
 export { stepInto, unheldVerdict } from './step-into.js';
 export { hasStrictRules } from './strict-state.js';
 export { STRICT_SUB_WINDOWS, STRICT_WIDTH, WINDOWED_RULES, type WindowedRule } from './strict-window.js';
-export { createTicketLedger, type TicketLedger } from './ticket-ledger.js';
+export {
+  createRowTicketLedger,
+  createTicketLedger,
+  type RowTicketLedger,
+  type TicketLedger,
+} from './ticket-ledger.js';
 export type { LimitBody, LimitReason, StepResult, Verdict } from './verdict.js';

@@ -22,8 +22,34 @@ export interface TicketLedger {
   clear(): void;
 }
 
+// A list of held tickets is flat, `[id, leaseEnd, id, leaseEnd, ...]`: most identities hold one or
+// two at a time, and a small array costs far less to make than a Map.
+function removeAt(tickets: number[], at: number): void {
+  const last = tickets.length - 2;
+  tickets[at] = tickets[last]!;
+  tickets[at + 1] = tickets[last + 1]!;
+  tickets.length = last;
+}
+
+/** Drops the leases that ended by `t`; returns how many tickets remain. */
+function dropEnded(tickets: number[], t: number): number {
+  for (let at = tickets.length - 2; at >= 0; at -= 2) if (tickets[at + 1]! <= t) removeAt(tickets, at);
+  return tickets.length / 2;
+}
+
+/** Removes ticket `id`; true when it was held with its lease running at `t`. */
+function take(tickets: number[], id: number, t: number): boolean {
+  for (let at = 0; at < tickets.length; at += 2) {
+    if (tickets[at] !== id) continue;
+    const leaseEnd = tickets[at + 1]!;
+    removeAt(tickets, at);
+    return leaseEnd > t;
+  }
+  return false;
+}
+
 /**
- * A ledger in memory: only identities with requests in flight have an entry.
+ * A ledger in memory, by identity key: only identities with requests in flight have an entry.
  * @example
  * import { createTicketLedger } from 'tollgate/limits';
  * const ledger = createTicketLedger();
@@ -33,36 +59,85 @@ export interface TicketLedger {
  * ledger.claim('user:octocat', id, 1_000); // false: settled once already
  */
 export function createTicketLedger(): TicketLedger {
-  const held = new Map<string, Map<number, number>>();
+  const held = new Map<string, number[]>();
   let lastId = 0;
   return {
     nextId: () => ++lastId,
     live(key, t) {
       const tickets = held.get(key);
       if (tickets === undefined) return 0;
-      for (const [id, leaseEnd] of tickets) if (leaseEnd <= t) tickets.delete(id);
-      if (tickets.size === 0) held.delete(key);
-      return tickets.size;
+      const count = dropEnded(tickets, t);
+      if (count === 0) held.delete(key);
+      return count;
     },
     hold(key, id, leaseEnd) {
-      let tickets = held.get(key);
-      if (tickets === undefined) {
-        tickets = new Map();
-        held.set(key, tickets);
-      }
-      tickets.set(id, leaseEnd);
+      const tickets = held.get(key);
+      if (tickets === undefined) held.set(key, [id, leaseEnd]);
+      else tickets.push(id, leaseEnd);
     },
     claim(key, id, t) {
       const tickets = held.get(key);
-      const leaseEnd = tickets?.get(id);
-      if (tickets === undefined || leaseEnd === undefined) return false;
-      tickets.delete(id);
-      if (tickets.size === 0) held.delete(key);
-      return leaseEnd > t;
+      if (tickets === undefined) return false;
+      const running = take(tickets, id, t);
+      if (tickets.length === 0) held.delete(key);
+      return running;
     },
     forget: (key) => {
       held.delete(key);
     },
     clear: () => held.clear(),
+  };
+}
+
+/** The same ledger by row number, for a store that gives each identity a row: no hashing at all. */
+export interface RowTicketLedger {
+  nextId(): number;
+  live(row: number, t: number): number;
+  hold(row: number, id: number, leaseEnd: number): void;
+  claim(row: number, id: number, t: number): boolean;
+  forget(row: number): void;
+  clear(): void;
+}
+
+/**
+ * A TicketLedger indexed by the store's row of each identity (the memory store's).
+ * @example
+ * import { createRowTicketLedger } from 'tollgate/limits';
+ * const ledger = createRowTicketLedger();
+ * const id = ledger.nextId();
+ * ledger.hold(7, id, 600_000);
+ * ledger.live(7, 1_000); // 1
+ * ledger.claim(7, id, 1_000); // true
+ */
+export function createRowTicketLedger(): RowTicketLedger {
+  let held: (number[] | undefined)[] = [];
+  let lastId = 0;
+  return {
+    nextId: () => ++lastId,
+    live(row, t) {
+      const tickets = held[row];
+      if (tickets === undefined) return 0;
+      const count = dropEnded(tickets, t);
+      if (count === 0) held[row] = undefined;
+      return count;
+    },
+    hold(row, id, leaseEnd) {
+      const tickets = held[row];
+      if (tickets === undefined) held[row] = [id, leaseEnd];
+      else tickets.push(id, leaseEnd);
+    },
+    claim(row, id, t) {
+      const tickets = held[row];
+      if (tickets === undefined) return false;
+      const running = take(tickets, id, t);
+      if (tickets.length === 0) held[row] = undefined;
+      return running;
+    },
+    forget: (row) => {
+      held[row] = undefined;
+    },
+    clear: () => {
+      held = [];
+    },
   };
 }

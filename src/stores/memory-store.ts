@@ -3,7 +3,7 @@
 import { TollgateError } from '../core/errors.js';
 import type { IdentityState, LimitsConfig, SyncLimitsStore, Verdict } from '../limits/index.js';
 import {
-  createTicketLedger,
+  createRowTicketLedger,
   effectiveTime,
   eventKey,
   hasStrictRules,
@@ -94,7 +94,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     return strictSlab;
   };
   /** The tickets each identity has in flight: only identities with requests in flight cost anything here. */
-  const tickets = createTicketLedger();
+  const tickets = createRowTicketLedger();
   let nextRow = 0;
   let hand = 0;
   let calls = 0;
@@ -103,7 +103,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const expired = (row: number, now: number, config: LimitsConfig) =>
     stateExpiresAt(stateOf(row), config) <= now;
   const drop = (row: number): void => {
-    tickets.forget(keys[row]!);
+    tickets.forget(row);
     rows.delete(keys[row]!);
     keys[row] = undefined;
     free.push(row);
@@ -176,7 +176,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       if (event.kind !== 'admit') {
         // A ticket is a claim on a slot this store holds: a copy, a forgery, or one settled or
         // expired already changes nothing.
-        if (row === undefined || !tickets.claim(key, event.ticket.id, t))
+        if (row === undefined || !tickets.claim(row, event.ticket.id, t))
           return unheldVerdict(src, offset, event.ticket, now, config);
         used[row] = 1;
         return stepInto(slab, offset, event, now, config, slab, offset, row);
@@ -186,7 +186,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       if (row !== undefined) {
         used[row] = 1;
         // INVARIANT: the in-flight count is the number of tickets held with a lease still running.
-        slab[offset + 1] = tickets.live(key, t);
+        slab[offset + 1] = tickets.live(row, t);
         const strict = strictRows(config);
         const verdict = stepInto(
           slab,
@@ -201,7 +201,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
           strict,
           row * STRICT_WIDTH,
         );
-        if (verdict.allowed) tickets.hold(key, id, leaseEnd);
+        if (verdict.allowed) tickets.hold(row, id, leaseEnd);
         return verdict;
       }
       const strict = strictRows(config);
@@ -219,7 +219,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       used[fresh] = 0;
       rows.set(key, fresh);
       keys[fresh] = key;
-      tickets.hold(key, id, leaseEnd);
+      tickets.hold(fresh, id, leaseEnd);
       return verdict;
     },
     read(key: string): IdentityState | undefined {

@@ -108,6 +108,7 @@ const PINNED_EXPORTS: Record<string, string[]> = {
     'allowedVerdict',
     'callerClassOf',
     'compileLimits',
+    'createRowTicketLedger',
     'createTicketLedger',
     'defaultLimits',
     'deniedVerdict',
