@@ -102,7 +102,15 @@ function verify({ items, policy, router, enforcer }) {
   return { requests: items.length, policyMatched, routerMatched, casbinAllowed };
 }
 
-export async function runPolicyBench({ Bench, lib, tables, rules, items, time = 1000 }) {
+export async function runPolicyBench({
+  Bench,
+  lib,
+  tables,
+  rules,
+  items,
+  time = 1000,
+  compile: timeTheCompile = true,
+}) {
   const policy = lib.createPolicy(tables);
   const router = buildRouter(tables, rules);
   const { enforcer, policyLines } = await buildEnforcer(tables, rules);
@@ -177,7 +185,7 @@ export async function runPolicyBench({ Bench, lib, tables, rules, items, time = 
     'authorize / casbin': ratioOf(results, 'tollgate authorize', 'casbin enforceSync', 1),
     'matchRoute only / find-my-way': ratioOf(results, 'tollgate matchRoute only', 'find-my-way find'),
   });
-  const compile = timeCompile(lib);
+  const compile = timeTheCompile ? timeCompile(lib) : null;
   return {
     results,
     ratios,
@@ -185,7 +193,7 @@ export async function runPolicyBench({ Bench, lib, tables, rules, items, time = 
     targets: {
       'authorize / find-my-way': { target: '>= 1.5', met: ratios['authorize / find-my-way'] >= 1.5 },
       'authorize / casbin': { target: '> 500', met: ratios['authorize / casbin'] > 500 },
-      'compile median ms': { target: '< 30', met: compile.medianMs < 30 },
+      ...(compile === null ? {} : { 'compile median ms': { target: '< 30', met: compile.medianMs < 30 } }),
     },
     compile,
     check: { ...check, casbinPolicyLines: policyLines },
