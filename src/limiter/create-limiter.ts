@@ -12,6 +12,7 @@ import {
   pointCost,
   rateLimitBody,
   type Ticket,
+  withWindowModes,
 } from '../limits/index.js';
 import { createMemoryStore } from '../stores/index.js';
 import type { AdmitRequest, CompleteFacts, Limiter, LimiterOptions } from './limiter.js';
@@ -67,7 +68,8 @@ function checkCpu(cpuMs: number | undefined): number {
 export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
   options: LimiterOptions<S> = {},
 ): Limiter<S> {
-  const config = options.config ?? defaultLimits();
+  const base = options.config ?? defaultLimits();
+  const config = options.windowModes === undefined ? base : withWindowModes(base, options.windowModes);
   const store = (options.store ?? createMemoryStore()) as S;
   const clock = options.clock ?? Date.now;
   const scratch: { -readonly [K in keyof AdmitEvent]: AdmitEvent[K] } = {

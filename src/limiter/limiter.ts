@@ -9,6 +9,8 @@ import type {
   SyncLimitsStore,
   Ticket,
   Verdict,
+  WindowedRule,
+  WindowMode,
 } from '../limits/index.js';
 
 /**
@@ -77,6 +79,12 @@ export interface LimiterOptions<S extends LimitsStore> {
   readonly clock?: () => number;
   /** Default: the shipped table (`defaultLimits()`). */
   readonly config?: LimitsConfig;
+  /**
+   * How each per-minute or per-hour rule counts, over the table's `window_modes`: `bucket` (burst
+   * C, C per window sustained, so up to 2C within one window) or `strict` (never more than C in
+   * any window of the rule's length). E.g. `{ content_per_hour: 'strict' }`.
+   */
+  readonly windowModes?: Readonly<Partial<Record<WindowedRule, WindowMode>>>;
 }
 
 /**

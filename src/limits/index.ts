@@ -56,3 +56,4 @@ export {
   type TicketLedger,
 } from './ticket-ledger.js';
 export type { LimitBody, LimitReason, StepResult, Verdict } from './verdict.js';
+export { withWindowModes } from './with-window-modes.js';

@@ -128,4 +128,39 @@ describe('window modes keep their guarantees', () => {
     expect(counts[0]).toBeGreaterThan(40 + 30);
     expect(counts[1]).toBeLessThanOrEqual(40);
   });
+
+  it("the issue's counts with the shipped numbers: bucket lets 1,795 points through in 60 s, strict at most 900", () => {
+    const pointsIn60s = (windowModes?: { rest_points: WindowMode }) => {
+      let now = T0;
+      const limiter = createLimiter({ clock: () => now, ...(windowModes && { windowModes }) });
+      const identity = limiter.identify({ kind: 'classic', user: 'octocat' });
+      let points = 0;
+      for (let ms = 0; ms < 60_000; ms += 5) {
+        now = T0 + ms;
+        const verdict = limiter.admit({ identity, method: 'GET', countsPrimary: false });
+        if (verdict.allowed) {
+          points += 1;
+          limiter.complete(verdict.ticket!, { status: 200 });
+        }
+      }
+      return points;
+    };
+    expect(pointsIn60s()).toBeGreaterThan(1_700);
+    expect(pointsIn60s({ rest_points: 'strict' })).toBeLessThanOrEqual(900);
+  });
+
+  it('takes window modes as a limiter option, refusing unknown rules and modes with the valid choices', () => {
+    expect(
+      createLimiter({ windowModes: { content_per_hour: 'strict' } }).config.secondary.windowModes,
+    ).toMatchObject({
+      content_per_hour: 'strict',
+      content_per_minute: 'bucket',
+    });
+    expect(() => createLimiter({ windowModes: { cpu: 'strict' } as never })).toThrow(
+      /names no rule `cpu`; valid rules: rest_points, graphql_points, content_per_minute, content_per_hour/,
+    );
+    expect(() => createLimiter({ windowModes: { rest_points: 'sliding' } as never })).toThrow(
+      /`windowModes.rest_points` is `sliding`; valid modes: bucket, strict/,
+    );
+  });
 });

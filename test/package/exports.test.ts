@@ -135,6 +135,7 @@ const PINNED_EXPORTS: Record<string, string[]> = {
     'stepInto',
     'unheldVerdict',
     'unpackState',
+    'withWindowModes',
   ],
   'tollgate/tables': [
     'closest',
