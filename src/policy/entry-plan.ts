@@ -1,18 +1,12 @@
 /** Per-endpoint plans compiled once by `createPolicy`: what the hot path would otherwise recompute per request. */
+export type { PermissionAlternative } from './permission-denial.js';
+
 import { type Outcome, outcome } from './outcome.js';
+import { type PermissionAlternative, permissionDenial } from './permission-denial.js';
 import type { ResolvedPolicyOptions } from './policy-options.js';
 import type { EndpointEntry, PolicyTables } from './tables.js';
 import { LEVEL_CODES } from './token-view.js';
 import { type Level, type Requirement, type ScopeRequirement, TOKEN_KINDS, type TokenKind } from './types.js';
-
-/** One alternative of a fine-grained requirement as parallel arrays (no `for..in` per request). */
-export interface PermissionAlternative {
-  readonly slugs: readonly string[];
-  readonly levels: readonly Level[];
-  /** Each slug's catalog index (past the catalog's end for a slug it lacks) and level code. */
-  readonly indexes: Int32Array;
-  readonly codes: Uint8Array;
-}
 
 /** What one visibility (public or private resource) of an endpoint needs. */
 export interface VisibilityPlan {
@@ -41,6 +35,8 @@ export interface EntryPlan {
   readonly entry: EndpointEntry;
   readonly quoted: string;
   readonly fineGrained: readonly PermissionAlternative[] | null;
+  /** When the endpoint needs exactly one permission: the refusal of every token that lacks it. */
+  readonly singlePermissionDenial: Outcome | null;
   readonly public: VisibilityPlan;
   readonly private: VisibilityPlan;
   readonly outcomes: {
@@ -70,6 +66,15 @@ export function scopeMasks(tables: PolicyTables): ReadonlyMap<string, number> | 
 }
 
 const frozen = (...args: Parameters<typeof outcome>): Outcome => Object.freeze(outcome(...args));
+
+// A shared outcome is handed to every caller: none of them may change what the others see.
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const part of Object.values(value)) deepFreeze(part);
+    Object.freeze(value);
+  }
+  return value;
+}
 
 function visibilityPlan(
   entry: EndpointEntry,
@@ -138,22 +143,29 @@ export function planEntry(
 ): EntryPlan {
   const quoted = `\`${entry.key}\``;
   const allowUnshown = options.unshownScopes === 'allow';
+  const fineGrained: readonly PermissionAlternative[] | null =
+    entry.fineGrained === null
+      ? null
+      : entry.fineGrained.map((alt) => {
+          const slugs = Object.keys(alt);
+          const levels = slugs.map((slug) => alt[slug]!);
+          return {
+            slugs,
+            levels,
+            indexes: Int32Array.from(slugs, (slug) => slugIndex.get(slug) ?? slugIndex.size),
+            codes: Uint8Array.from(levels, (level) => LEVEL_CODES[level]),
+          };
+        });
+  const single = fineGrained?.length === 1 && fineGrained[0]!.slugs.length === 1;
   return {
     entry,
     quoted,
-    fineGrained:
-      entry.fineGrained === null
-        ? null
-        : entry.fineGrained.map((alt) => {
-            const slugs = Object.keys(alt);
-            const levels = slugs.map((slug) => alt[slug]!);
-            return {
-              slugs,
-              levels,
-              indexes: Int32Array.from(slugs, (slug) => slugIndex.get(slug) ?? slugIndex.size),
-              codes: Uint8Array.from(levels, (level) => LEVEL_CODES[level]),
-            };
-          }),
+    fineGrained,
+    singlePermissionDenial: single
+      ? deepFreeze(
+          permissionDenial(quoted, fineGrained!, new Uint8Array(0), !entry.additional && entry.tokensShown),
+        )
+      : null,
     public: visibilityPlan(entry, false, options, masks, quoted),
     private: visibilityPlan(entry, true, options, masks, quoted),
     outcomes: {

@@ -3,6 +3,7 @@
 // denied answers are outcomes the plan built once; only a missing permission or scope is computed.
 import type { EntryPlan, PermissionAlternative, VisibilityPlan } from './entry-plan.js';
 import { NOTHING, type Outcome, outcome } from './outcome.js';
+import { permissionDenial } from './permission-denial.js';
 import { missingScopes, scopesMeet, smallestMissing } from './requirement.js';
 import { selects, type TokenView } from './token-view.js';
 import type { Level, ResourceContext } from './types.js';
@@ -27,32 +28,6 @@ function describeScopes(missing: readonly (readonly string[])[]): string {
     for (let i = 0; i < scopes.length; i++) text += `${i > 0 ? ' and ' : ''}\`${scopes[i]}\``;
   }
   return text;
-}
-
-// Per alternative, what the token lacks; the message and the smallest addition in the same pass.
-function missingPermissions(alternatives: readonly PermissionAlternative[], held: Uint8Array) {
-  const missing: Record<string, Level>[] = [];
-  let text = '';
-  let smallest: Record<string, Level> | undefined;
-  let smallestSize = Number.POSITIVE_INFINITY;
-  for (let a = 0; a < alternatives.length; a++) {
-    const { slugs, levels, indexes, codes } = alternatives[a]!;
-    const lacking: Record<string, Level> = {};
-    let size = 0;
-    if (a > 0) text += ' or ';
-    for (let i = 0; i < slugs.length; i++) {
-      if (held[indexes[i]!]! >= codes[i]!) continue;
-      lacking[slugs[i]!] = levels[i]!;
-      text += `${size > 0 ? ' and ' : ''}\`${slugs[i]}=${levels[i]}\``;
-      size++;
-    }
-    missing.push(lacking);
-    if (size < smallestSize) {
-      smallest = lacking;
-      smallestSize = size;
-    }
-  }
-  return { missing, smallest, text };
 }
 
 // Whether the scopes held meet one of the visibility's alternatives; null when the seeds show none.
@@ -152,17 +127,9 @@ export function evaluateEndpoint(
 
   const alternatives = plan.fineGrained!;
   if (meets(alternatives, view.levels)) return outcomes.permissionsMet;
-  const { missing, smallest, text } = missingPermissions(alternatives, view.levels);
-  const needs = smallest === undefined ? 'a permission no token can hold' : `permission ${text}`;
-  const addition =
-    smallest === undefined ? NOTHING : ({ kind: 'permissions', permissions: smallest } as const);
-  return outcome(
-    false,
-    403,
-    'insufficient_permission',
-    `${plan.quoted} needs ${needs}`,
-    outcomes.permissionsMet.certain,
-    missing,
-    addition,
+  // One permission needed: what is missing is always that permission, worked out once.
+  return (
+    plan.singlePermissionDenial ??
+    permissionDenial(plan.quoted, alternatives, view.levels, outcomes.permissionsMet.certain)
   );
 }
