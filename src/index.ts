@@ -6,6 +6,15 @@
 
 export { isTollgateError, TollgateError, type TollgateErrorCode } from './core/errors.js';
 export type { Token, TokenKind } from './core/token.js';
+export {
+  createGate,
+  type Gate,
+  type GateAnswer,
+  type GateOptions,
+  type LookupToken,
+  type RequestFacts,
+  type Settle,
+} from './gate/index.js';
 export { createLimiter } from './limiter/create-limiter.js';
 export type { AdmitRequest, CompleteFacts, Limiter, LimiterOptions } from './limiter/limiter.js';
 export { limitedResponse } from './limits/answers.js';

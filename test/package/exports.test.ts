@@ -58,6 +58,7 @@ const PINNED_EXPORTS: Record<string, string[]> = {
   tollgate: [
     'TollgateError',
     'authorize',
+    'createGate',
     'createLimiter',
     'createMemoryStore',
     'createPolicy',
@@ -137,6 +138,9 @@ const PINNED_EXPORTS: Record<string, string[]> = {
     'unpackState',
     'withWindowModes',
   ],
+  'tollgate/fastify': ['tollgatePlugin'],
+  'tollgate/fetch': ['withTollgate'],
+  'tollgate/node': ['tollgate'],
   'tollgate/tables': [
     'closest',
     'didYouMean',

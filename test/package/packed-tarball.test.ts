@@ -10,6 +10,7 @@ import { buildOnce, projectRoot } from '../support/build-once.js';
 const manifest = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as {
   version: string;
   exports: Record<string, unknown>;
+  devDependencies: Record<string, string>;
 };
 const tsc = join(projectRoot, 'node_modules', 'typescript', 'bin', 'tsc');
 
@@ -78,6 +79,20 @@ beforeAll(() => {
   execFileSync(
     'npm',
     ['install', '--prefer-offline', '--no-audit', '--no-fund', join(work, packed.filename)],
+    { cwd: consumer, stdio: 'pipe' },
+  );
+  // What a server author has beside tollgate: Node's types and the frameworks of the adapters
+  // (optional peers), at the versions this project tests with, from the local cache.
+  const devVersion = (name: string) => `${name}@${manifest.devDependencies[name]}`;
+  execFileSync(
+    'npm',
+    [
+      'install',
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      ...['@types/node', 'fastify', 'express', '@types/express', 'hono', '@hono/node-server'].map(devVersion),
+    ],
     { cwd: consumer, stdio: 'pipe' },
   );
 }, 300_000);
@@ -183,7 +198,7 @@ describe('the packed tarball', () => {
           moduleResolution: 'nodenext',
           target: 'es2022',
           lib: ['es2022', 'dom'],
-          types: [],
+          types: ['node'],
           skipLibCheck: false,
           outDir: 'out',
         },
@@ -222,7 +237,7 @@ describe('the packed tarball', () => {
           moduleResolution: 'nodenext',
           target: 'es2022',
           lib: ['es2022', 'dom'],
-          types: [],
+          types: ['node'],
           resolveJsonModule: true,
           outDir: 'out-consumer',
         },

@@ -1,0 +1,51 @@
+/** tollgate/fastify: the gate as a Fastify plugin (onRequest, onResponse, onRequestAbort hooks). */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createGate, type Gate, type GateOptions, type RequestFacts, type Settle } from '../index.js';
+
+function factsOf(request: FastifyRequest): RequestFacts {
+  return {
+    method: request.method,
+    target: request.raw.url ?? request.url,
+    header: (name) => {
+      const value = request.headers[name];
+      return Array.isArray(value) ? value.join(', ') : value;
+    },
+    ...(request.socket.remoteAddress === undefined ? {} : { remoteAddress: request.socket.remoteAddress }),
+  };
+}
+
+/**
+ * The plugin: `app.register(tollgatePlugin, options)`. It does not encapsulate (fastify-plugin's
+ * convention, without the dependency), so its hooks cover every route of the instance it is
+ * registered on. Refusals are answered in `onRequest`; allowed requests get the gate's headers
+ * and are settled in `onResponse`, or freed in `onRequestAbort`.
+ * @example
+ * import Fastify from 'fastify';
+ * import { tollgatePlugin } from 'tollgate/fastify';
+ * const app = Fastify();
+ * await app.register(tollgatePlugin, { lookupToken: () => null });
+ */
+export async function tollgatePlugin(app: FastifyInstance, options: GateOptions | Gate): Promise<void> {
+  const gate = 'check' in options ? options : createGate(options);
+  const settles = new WeakMap<FastifyRequest, Settle>();
+  app.addHook('onRequest', async (request, reply) => {
+    const answer = await gate.check(factsOf(request));
+    if (answer.action === 'respond')
+      return reply.code(answer.status).headers(answer.headers).send(answer.body);
+    reply.headers(answer.headers);
+    settles.set(request, answer.settle);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    await settles.get(request)?.finish(reply.statusCode);
+  });
+  app.addHook('onRequestAbort', async (request) => {
+    await settles.get(request)?.abort();
+  });
+}
+
+// fastify-plugin's markers: no encapsulation, a name, the Fastify major it was written for.
+Object.assign(tollgatePlugin, {
+  [Symbol.for('skip-override')]: true,
+  [Symbol.for('fastify.display-name')]: 'tollgate',
+  [Symbol.for('plugin-meta')]: { name: 'tollgate', fastify: '5.x' },
+});

@@ -1,0 +1,90 @@
+/** tollgate/fetch: the gate around any `(Request) => Response` handler (Hono, Bun, Deno, workers). */
+import { createGate, type Gate, type GateOptions, type RequestFacts, type Settle } from '../index.js';
+
+/** A Web-standard handler; extra arguments (a worker's env and context) are passed through. */
+export type FetchHandler<A extends unknown[]> = (
+  request: Request,
+  ...rest: A
+) => Response | Promise<Response>;
+
+export interface FetchOptions<A extends unknown[]> {
+  /** The client's address (e.g. Hono's `getConnInfo`, a `cf-connecting-ip` header); default none. */
+  readonly clientAddress?: (request: Request, ...rest: A) => string | undefined;
+}
+
+// The body is passed on as it streams: the slot is settled when it ends, or freed if it is cancelled.
+function settledBody(
+  body: ReadableStream<Uint8Array>,
+  status: number,
+  settle: Settle,
+): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          controller.close();
+          await settle.finish(status);
+        } else controller.enqueue(value);
+      } catch (error) {
+        await settle.abort();
+        controller.error(error);
+      }
+    },
+    async cancel(reason) {
+      await settle.abort();
+      await reader.cancel(reason);
+    },
+  });
+}
+
+/**
+ * Wraps `handler`: refusals are answered here, the gate's headers are added where the handler set
+ * none of that name, and the slot is settled when the body ends (freed when the client cancels or
+ * the handler throws). Runtimes normalize the URL (`..` segments resolved) before any handler
+ * sees it, so tollgate checks the path as the runtime gives it.
+ * @example
+ * import { withTollgate } from 'tollgate/fetch';
+ * const fetch = withTollgate(() => new Response('ok'), { lookupToken: () => null });
+ * const response = await fetch(new Request('http://localhost/rate_limit'));
+ * response.status; // 200
+ */
+export function withTollgate<A extends unknown[]>(
+  handler: FetchHandler<A>,
+  options: GateOptions | Gate,
+  fetchOptions: FetchOptions<A> = {},
+): (request: Request, ...rest: A) => Promise<Response> {
+  const gate = 'check' in options ? options : createGate(options);
+  return async (request, ...rest) => {
+    const url = new URL(request.url);
+    const remoteAddress = fetchOptions.clientAddress?.(request, ...rest);
+    const facts: RequestFacts = {
+      method: request.method,
+      target: url.pathname + url.search,
+      header: (name) => request.headers.get(name) ?? undefined,
+      ...(remoteAddress === undefined ? {} : { remoteAddress }),
+    };
+    const answer = await gate.check(facts);
+    if (answer.action === 'respond')
+      return new Response(answer.body === '' ? null : answer.body, {
+        status: answer.status,
+        headers: answer.headers,
+      });
+    const { settle } = answer;
+    request.signal?.addEventListener('abort', () => void settle.abort(), { once: true });
+    let response: Response;
+    try {
+      response = await handler(request, ...rest);
+    } catch {
+      await settle.finish(500);
+      response = Response.json({ message: 'Internal Server Error' }, { status: 500 });
+    }
+    const headers = new Headers(response.headers);
+    for (const [name, value] of Object.entries(answer.headers))
+      if (!headers.has(name)) headers.set(name, value);
+    if (response.body === null) await settle.finish(response.status);
+    const body = response.body === null ? null : settledBody(response.body, response.status, settle);
+    return new Response(body, { status: response.status, statusText: response.statusText, headers });
+  };
+}

@@ -1,0 +1,65 @@
+/** tollgate/node: the gate as `(req, res, next)` middleware for node:http, Connect and Express 5. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createGate, type Gate, type GateOptions, type RequestFacts } from '../index.js';
+
+/** `next(error?)`: the rest of the server (Connect and Express pass one; plain node:http passes the handler). */
+export type Next = (error?: unknown) => unknown;
+
+function factsOf(req: IncomingMessage): RequestFacts {
+  return {
+    method: req.method ?? 'GET',
+    target: req.url ?? '/',
+    header: (name) => {
+      const value = req.headers[name];
+      return Array.isArray(value) ? value.join(', ') : value;
+    },
+    ...(req.socket.remoteAddress === undefined ? {} : { remoteAddress: req.socket.remoteAddress }),
+  };
+}
+
+// A handler that failed before answering still answers, with the gate's headers already set.
+function fail(res: ServerResponse): void {
+  if (res.headersSent) res.destroy();
+  else
+    res
+      .writeHead(500, { 'content-type': 'application/json; charset=utf-8' })
+      .end('{"message":"Internal Server Error"}');
+}
+
+/**
+ * Middleware that runs the gate before the rest of the server: answers refusals itself, adds the
+ * gate's headers to everything the handler answers, and settles the request's slot when the
+ * response finishes, the client goes away, or the handler throws or rejects.
+ * @example
+ * import { createServer } from 'node:http';
+ * import { tollgate } from 'tollgate/node';
+ * const gate = tollgate({ lookupToken: () => null });
+ * createServer((req, res) => gate(req, res, () => res.end('ok'))).listen(0);
+ */
+export function tollgate(
+  options: GateOptions | Gate,
+): (req: IncomingMessage, res: ServerResponse, next: Next) => Promise<void> {
+  const gate = 'check' in options ? options : createGate(options);
+  return async (req, res, next) => {
+    let answer: Awaited<ReturnType<Gate['check']>>;
+    try {
+      answer = await gate.check(factsOf(req));
+    } catch (error) {
+      next(error);
+      return;
+    }
+    if (answer.action === 'respond') {
+      res.writeHead(answer.status, answer.headers).end(answer.body);
+      return;
+    }
+    for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+    const { settle } = answer;
+    res.once('finish', () => void settle.finish(res.statusCode));
+    res.once('close', () => void (res.writableFinished ? settle.finish(res.statusCode) : settle.abort()));
+    try {
+      await next();
+    } catch {
+      fail(res);
+    }
+  };
+}

@@ -1,0 +1,59 @@
+/** CPU time per request where a process serves many at once: the process's CPU, shared among the requests in flight. */
+
+/** Marks a request's start and, at its end, tells the CPU time that was its share. */
+export interface CpuShare {
+  start(): number;
+  /** The share, in ms, of a request that started at `mark`. */
+  stop(mark: number): number;
+}
+
+/**
+ * Processor sharing: between two events, the CPU the process used is split evenly among the
+ * requests in flight, and a request is charged the sum of its slices. The charges add up to the CPU
+ * used while anything was in flight, and a request alone is charged exactly its own. Node cannot
+ * tell which request an async continuation belongs to, so an even split is the honest estimate.
+ * `cpuNow` reads the process's CPU time in ms; without one (a worker runtime) nothing is charged.
+ * @example
+ * import { createCpuShare } from './cpu-share.js';
+ * let cpu = 0;
+ * const share = createCpuShare(() => cpu);
+ * const a = share.start();
+ * const b = share.start();
+ * cpu += 10; // both in flight: 5 ms each
+ * share.stop(a); // 5
+ * cpu += 4; // b alone
+ * share.stop(b); // 9
+ */
+export function createCpuShare(cpuNow: (() => number) | null): CpuShare {
+  if (cpuNow === null) return { start: () => 0, stop: () => 0 };
+  let inFlight = 0;
+  let lastCpu = cpuNow();
+  let perRequest = 0; // running sum of each slice's CPU divided by the requests sharing it
+  const advance = (): void => {
+    const cpu = cpuNow();
+    if (inFlight > 0) perRequest += (cpu - lastCpu) / inFlight;
+    lastCpu = cpu;
+  };
+  return {
+    start() {
+      advance();
+      inFlight++;
+      return perRequest;
+    },
+    stop(mark) {
+      advance();
+      inFlight = Math.max(0, inFlight - 1);
+      return Math.max(0, perRequest - mark);
+    },
+  };
+}
+
+/** The process's CPU time in ms where the runtime has `process.cpuUsage` (Node, Bun, Deno), else null. */
+export function processCpuClock(): (() => number) | null {
+  const proc = (globalThis as { process?: { cpuUsage?: () => { user: number; system: number } } }).process;
+  if (typeof proc?.cpuUsage !== 'function') return null;
+  return () => {
+    const { user, system } = proc.cpuUsage!();
+    return (user + system) / 1000;
+  };
+}

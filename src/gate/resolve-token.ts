@@ -1,0 +1,102 @@
+/** The default token resolver: the Authorization header, a user lookup, and the client address for anonymous callers. */
+import { TollgateError } from '../core/errors.js';
+import type { Token, TokenKind } from '../core/token.js';
+import type { RequestFacts } from './request-facts.js';
+
+/** What a lookup is told about the credentials of a request. */
+export interface CredentialFacts {
+  /** `bearer` (also `token <t>`) or `basic` (then `secret` is `id:secret`, decoded). */
+  readonly scheme: 'bearer' | 'basic';
+  /** The kind the secret's prefix names (option `tokenPrefixes`), if any. */
+  readonly kind: TokenKind | undefined;
+  readonly request: RequestFacts;
+}
+
+/** A user's lookup: the token a secret stands for, or null when it stands for none (401). */
+export type LookupToken = (
+  secret: string,
+  facts: CredentialFacts,
+) => Token | null | undefined | Promise<Token | null | undefined>;
+
+export interface TokenResolverOptions {
+  readonly lookupToken: LookupToken;
+  /** Secret prefix to token kind, e.g. `{ 'tgp_': 'classic' }` (the seeds show none). */
+  readonly tokenPrefixes?: Readonly<Record<string, TokenKind>>;
+  /**
+   * Proxies in front of the server whose `X-Forwarded-For` entries are trusted: 0 (default, the
+   * socket's address is the client's) or the number of hops (`true` is 1). Behind one proxy, the
+   * client is the last address it appended; anything to the left of it the client could forge.
+   */
+  readonly trustProxy?: boolean | number;
+}
+
+/** Why the credentials of a request were refused: the gate answers 401. */
+export const BAD_CREDENTIALS = 'bad_credentials' as const;
+
+// `Bearer <t>`, `token <t>` (the older spelling clients still send) and `Basic <base64>`.
+const AUTHORIZATION = /^(bearer|token|basic)[ \t]+(\S+)[ \t]*$/i;
+
+function decodeBasic(encoded: string): string | null {
+  try {
+    const text = atob(encoded);
+    return text.includes(':') ? text : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The client's address: the socket's, or behind `hops` trusted proxies the entry they appended.
+ * @example
+ * import { clientAddress } from './resolve-token.js';
+ * const facts = { method: 'GET', target: '/', remoteAddress: '10.0.0.2', header: () => '198.51.100.9, 203.0.113.7' };
+ * clientAddress(facts, 1); // '203.0.113.7'
+ * clientAddress(facts, 0); // '10.0.0.2'
+ */
+export function clientAddress(facts: RequestFacts, hops: number): string {
+  const socket = facts.remoteAddress ?? 'unknown';
+  if (hops === 0) return socket;
+  const forwarded = (facts.header('x-forwarded-for') ?? '').split(',').map((entry) => entry.trim());
+  const entry = forwarded.length >= hops ? forwarded[forwarded.length - hops] : undefined;
+  return entry === undefined || entry === '' ? socket : entry;
+}
+
+/**
+ * The default `resolveToken`: no Authorization header is an anonymous caller keyed by its address;
+ * otherwise the user's `lookupToken` says which token the secret stands for. Answers
+ * `BAD_CREDENTIALS` for a malformed header or a secret the lookup does not know.
+ * @example
+ * import { createTokenResolver } from './resolve-token.js';
+ * const resolve = createTokenResolver({ lookupToken: (secret) => (secret === 's3cret' ? { kind: 'classic', scopes: ['repo'], user: 'octocat' } : null) });
+ * const facts = { method: 'GET', target: '/', header: () => 'Bearer s3cret' };
+ * await resolve(facts); // { kind: 'classic', scopes: ['repo'], user: 'octocat' }
+ */
+export function createTokenResolver(
+  options: TokenResolverOptions,
+): (facts: RequestFacts) => Promise<Token | typeof BAD_CREDENTIALS> {
+  const { lookupToken, tokenPrefixes = {} } = options;
+  if (typeof lookupToken !== 'function')
+    throw new TollgateError(
+      'TOLLGATE_INVALID_OPTION',
+      'gate: `lookupToken` must be a function (secret) => Token | null',
+    );
+  const hops = options.trustProxy === true ? 1 : options.trustProxy === false ? 0 : (options.trustProxy ?? 0);
+  if (!Number.isInteger(hops) || hops < 0)
+    throw new TollgateError(
+      'TOLLGATE_INVALID_OPTION',
+      `gate: \`trustProxy\` must be true, false or a number of hops, got \`${String(options.trustProxy)}\``,
+    );
+  const prefixes = Object.entries(tokenPrefixes).sort(([a], [b]) => b.length - a.length);
+  return async (facts) => {
+    const header = facts.header('authorization');
+    if (header === undefined || header === '') return { kind: 'anonymous', ip: clientAddress(facts, hops) };
+    const parts = AUTHORIZATION.exec(header);
+    if (parts === null) return BAD_CREDENTIALS;
+    const scheme = parts[1]!.toLowerCase() === 'basic' ? 'basic' : 'bearer';
+    const secret = scheme === 'basic' ? decodeBasic(parts[2]!) : parts[2]!;
+    if (secret === null) return BAD_CREDENTIALS;
+    const kind = prefixes.find(([prefix]) => secret.startsWith(prefix))?.[1];
+    const token = await lookupToken(secret, { scheme, kind, request: facts });
+    return token ?? BAD_CREDENTIALS;
+  };
+}

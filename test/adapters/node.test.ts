@@ -1,0 +1,3 @@
+import { gateContract } from './gate.case.js';
+
+gateContract('node');
