@@ -6,7 +6,7 @@ import { type PermissionAlternative, permissionDenial } from './permission-denia
 import type { ResolvedPolicyOptions } from './policy-options.js';
 import type { EndpointEntry, PolicyTables } from './tables.js';
 import { LEVEL_CODES } from './token-view.js';
-import { type Level, type Requirement, type ScopeRequirement, TOKEN_KINDS, type TokenKind } from './types.js';
+import { type Requirement, type ScopeRequirement, TOKEN_KINDS, type TokenKind } from './types.js';
 
 /** What one visibility (public or private resource) of an endpoint needs. */
 export interface VisibilityPlan {

@@ -6,7 +6,7 @@ import { NOTHING, type Outcome, outcome } from './outcome.js';
 import { permissionDenial } from './permission-denial.js';
 import { missingScopes, scopesMeet, smallestMissing } from './requirement.js';
 import { selects, type TokenView } from './token-view.js';
-import type { Level, ResourceContext } from './types.js';
+import type { ResourceContext } from './types.js';
 
 // Each alternative's slugs checked against the token's level codes: no property lookups per request.
 function meets(alternatives: readonly PermissionAlternative[], levels: Uint8Array): boolean {
