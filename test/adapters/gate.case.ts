@@ -221,6 +221,24 @@ export function gateContract(kind: ServerKind): void {
       await expect.poll(() => inFlight(gate, secret)).toBe(0);
     });
 
+    it('frees the slot of a request whose client hangs up in the middle of the response', async () => {
+      const secret = fresh('fine-grained', 'issues=read');
+      const controller = new AbortController();
+      const response = await call(`${EVENTS}?partial=1`, secret, { signal: controller.signal });
+      expect(response.status).toBe(200);
+      const reader = response.body!.getReader();
+      let received = '';
+      while (received.length < '{"partial":'.length) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        received += new TextDecoder().decode(value);
+      }
+      expect(received).toBe('{"partial":');
+      expect(await inFlight(gate, secret)).toBe(1);
+      controller.abort();
+      await expect.poll(() => inFlight(gate, secret)).toBe(0);
+    });
+
     it('admits exactly 100 of 200 concurrent requests, refuses the rest as secondary, and frees every slot', async () => {
       // The shipped limits: 200 requests are within the primary limit and the points.
       const shippedGate = testGate({}, defaultLimits());

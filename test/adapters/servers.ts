@@ -2,6 +2,7 @@
 // node:http, Express 5, Fastify 5, and Hono on @hono/node-server.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import { serve } from '@hono/node-server';
 import express from 'express';
 import Fastify from 'fastify';
@@ -25,7 +26,11 @@ export interface RunningServer {
 export interface AppAnswer {
   readonly status: number;
   readonly body: string | null;
+  /** `partial=1`: send the first bytes of the body, then nothing more (the client is to hang up). */
+  readonly partial?: boolean;
 }
+
+const FIRST_BYTES = '{"partial":';
 
 function busy(ms: number): void {
   const end = performance.now() + ms;
@@ -42,6 +47,7 @@ export async function appAnswer(target: string): Promise<AppAnswer> {
   if (query.has('burn')) busy(Number(query.get('burn')));
   if (query.has('wait')) await new Promise((resolve) => setTimeout(resolve, Number(query.get('wait'))));
   if (query.get('status') === '304') return { status: 304, body: null };
+  if (query.has('partial')) return { status: 200, body: null, partial: true };
   return { status: 200, body: JSON.stringify({ ok: true }) };
 }
 
@@ -49,6 +55,11 @@ export async function appAnswer(target: string): Promise<AppAnswer> {
 function answerOf(target: string): Promise<AppAnswer> {
   if (new URL(target, 'http://x').searchParams.has('throw')) throw new Error('handler failed');
   return appAnswer(target);
+}
+
+async function* neverEnding(): AsyncGenerator<string> {
+  yield FIRST_BYTES;
+  await new Promise(() => {});
 }
 
 function listening(server: Server, arrivals: RunningServer['arrivals']): Promise<RunningServer> {
@@ -76,10 +87,12 @@ export async function startServer(kind: ServerKind, gate: Gate): Promise<Running
     const server = createServer((req, res) =>
       guard(req, res, async () => {
         arrived(req.method!, req.url!);
-        const { status, body } = await answerOf(req.url!);
-        res
-          .writeHead(status, body === null ? {} : { 'content-type': 'application/json' })
-          .end(body ?? undefined);
+        const { status, body, partial } = await answerOf(req.url!);
+        if (partial) res.writeHead(status).write(FIRST_BYTES);
+        else
+          res
+            .writeHead(status, body === null ? {} : { 'content-type': 'application/json' })
+            .end(body ?? undefined);
       }),
     );
     return listening(server, arrivals);
@@ -89,8 +102,9 @@ export async function startServer(kind: ServerKind, gate: Gate): Promise<Running
     app.use(tollgate(gate));
     app.use(async (req, res) => {
       arrived(req.method, req.originalUrl);
-      const { status, body } = await answerOf(req.originalUrl);
-      if (body === null) res.status(status).end();
+      const { status, body, partial } = await answerOf(req.originalUrl);
+      if (partial) res.status(status).write(FIRST_BYTES);
+      else if (body === null) res.status(status).end();
       else res.status(status).type('application/json').send(body);
     });
     return listening(createServer(app), arrivals);
@@ -103,7 +117,8 @@ export async function startServer(kind: ServerKind, gate: Gate): Promise<Running
       url: '/*',
       handler: async (request, reply) => {
         arrived(request.method, request.url);
-        const { status, body } = await answerOf(request.url);
+        const { status, body, partial } = await answerOf(request.url);
+        if (partial) return reply.code(status).send(Readable.from(neverEnding()));
         if (body === null) return reply.code(status).send();
         return reply.code(status).type('application/json').send(body);
       },
@@ -123,7 +138,14 @@ export async function startServer(kind: ServerKind, gate: Gate): Promise<Running
   app.all('*', async (c) => {
     const url = new URL(c.req.url);
     arrived(c.req.method, url.pathname + url.search);
-    const { status, body } = await answerOf(url.pathname + url.search);
+    const { status, body, partial } = await answerOf(url.pathname + url.search);
+    if (partial)
+      return new Response(
+        new ReadableStream({
+          start: (controller) => controller.enqueue(new TextEncoder().encode(FIRST_BYTES)),
+        }),
+        { status },
+      );
     return new Response(body, {
       status,
       headers: body === null ? {} : { 'content-type': 'application/json' },
