@@ -16,7 +16,7 @@ import { runStackBench } from './stack.mjs';
 // The scenarios reach the public entries only: the root and the tollgate/policy, /routes and /limits subpaths.
 const lib = { ...rootEntry, ...policyEntry, ...routesEntry, ...limitsEntry };
 
-const SCENARIOS = ['policy', 'limits', 'stack'];
+const SCENARIOS = ['policy', 'limits', 'stack', 'http'];
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((a) => !SCENARIOS.includes(a));
 if (unknown.length > 0) {
@@ -225,6 +225,21 @@ if (runs('limits')) {
     `memory store: ${memory.bytesPerIdentity} bytes per idle identity at ${memory.identities.toLocaleString('en-US')} identities ` +
       `(target <= 200: ${memory.bytesPerIdentity !== null && memory.bytesPerIdentity <= 200 ? 'met' : 'MISSED'})`,
   );
+}
+// Real servers under autocannon, once after the runs above (each server in its own process).
+if (runs('http')) {
+  const { runHttpBench } = await import(new URL('./http.mjs', import.meta.url).href);
+  const http = await runHttpBench({ seconds: 5, warmup: 1 });
+  console.log('\n== http: autocannon on 127.0.0.1, 20 connections, 5 s per server (after 1 s of warm-up) ==');
+  console.log(`${'server'.padEnd(28)} ${'requests/s'.padStart(10)} ${'server CPU µs/request'.padStart(22)}`);
+  for (const [kind, r] of Object.entries(http.results))
+    console.log(
+      `${kind.padEnd(28)} ${r.requestsPerSecond.toLocaleString('en-US').padStart(10)} ${String(r.cpuMicrosPerRequest).padStart(22)}`,
+    );
+  for (const [name, value] of Object.entries(http.ratios)) console.log(`ratio ${name}: ${value}x`);
+  for (const [name, met] of Object.entries(http.targets))
+    console.log(`target ${name}: ${met ? 'met' : 'MISSED'}`);
+  scenarios.http = http;
 }
 scenarios.summary = summary;
 scenarios.allocations = allocations;

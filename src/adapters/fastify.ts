@@ -1,6 +1,13 @@
 /** tollgate/fastify: the gate as a Fastify plugin (onRequest, onResponse, onRequestAbort hooks). */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createGate, type Gate, type GateOptions, type RequestFacts, type Settle } from '../index.js';
+import {
+  createGate,
+  type Gate,
+  type GateAnswer,
+  type GateOptions,
+  type RequestFacts,
+  type Settle,
+} from '../index.js';
 
 function factsOf(request: FastifyRequest): RequestFacts {
   return {
@@ -35,12 +42,14 @@ export async function tollgatePlugin(app: FastifyInstance, options: GateOptions 
     reply.headers(answer.headers);
     settles.set(request, answer.settle);
   });
-  app.addHook('onResponse', async (request, reply) => {
-    await settles.get(request)?.finish(reply.statusCode);
-  });
-  app.addHook('onRequestAbort', async (request) => {
-    await settles.get(request)?.abort();
-  });
+  const settled = (result: void | Promise<void> | undefined, done: (error?: Error) => void): void => {
+    if (result instanceof Promise) result.then(() => done(), done);
+    else done();
+  };
+  app.addHook('onResponse', (request, reply, done) =>
+    settled(settles.get(request)?.finish(reply.statusCode), done),
+  );
+  app.addHook('onRequestAbort', (request, done) => settled(settles.get(request)?.abort(), done));
 }
 
 // fastify-plugin's markers: no encapsulation, a name, the Fastify major it was written for.

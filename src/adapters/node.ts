@@ -1,6 +1,6 @@
 /** tollgate/node: the gate as `(req, res, next)` middleware for node:http, Connect and Express 5. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createGate, type Gate, type GateOptions, type RequestFacts } from '../index.js';
+import { createGate, type Gate, type GateAnswer, type GateOptions, type RequestFacts } from '../index.js';
 
 /** `next(error?)`: the rest of the server (Connect and Express pass one; plain node:http passes the handler). */
 export type Next = (error?: unknown) => unknown;
@@ -38,28 +38,35 @@ function fail(res: ServerResponse): void {
  */
 export function tollgate(
   options: GateOptions | Gate,
-): (req: IncomingMessage, res: ServerResponse, next: Next) => Promise<void> {
+): (req: IncomingMessage, res: ServerResponse, next: Next) => void | Promise<void> {
   const gate = 'check' in options ? options : createGate(options);
-  return async (req, res, next) => {
-    let answer: Awaited<ReturnType<Gate['check']>>;
-    try {
-      answer = await gate.check(factsOf(req));
-    } catch (error) {
-      next(error);
-      return;
-    }
+  // Synchronous while the gate is (a memory store and a synchronous lookup): no microtask per request.
+  const proceed = (answer: GateAnswer, res: ServerResponse, next: Next): void | Promise<void> => {
     if (answer.action === 'respond') {
       res.writeHead(answer.status, answer.headers).end(answer.body);
       return;
     }
-    for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+    for (const name in answer.headers) res.setHeader(name, answer.headers[name]!);
     const { settle } = answer;
-    res.once('finish', () => void settle.finish(res.statusCode));
+    // One listener: a response emits 'close' after 'finish' too, so this sees every ending.
     res.once('close', () => void (res.writableFinished ? settle.finish(res.statusCode) : settle.abort()));
     try {
-      await next();
+      const done = next();
+      if (done instanceof Promise) return done.then(undefined, () => fail(res));
     } catch {
       fail(res);
     }
+  };
+  return (req, res, next) => {
+    let answer: GateAnswer | Promise<GateAnswer>;
+    try {
+      answer = gate.check(factsOf(req));
+    } catch (error) {
+      next(error);
+      return;
+    }
+    if (answer instanceof Promise)
+      return answer.then((given) => proceed(given, res, next), next) as Promise<void>;
+    return proceed(answer, res, next);
   };
 }

@@ -48,12 +48,25 @@ export function createCpuShare(cpuNow: (() => number) | null): CpuShare {
   };
 }
 
-/** The process's CPU time in ms where the runtime has `process.cpuUsage` (Node, Bun, Deno), else null. */
-export function processCpuClock(): (() => number) | null {
+/**
+ * The process's CPU time in ms where the runtime has `process.cpuUsage` (Node, Bun, Deno), else
+ * null. Reading it is a system call that costs about as much as a whole decision, so it is read
+ * at most once per `resolutionMs` of wall time: CPU used since the last reading is shared among
+ * the requests in flight at the next one. Charges still add up to the CPU the process used.
+ */
+export function processCpuClock(resolutionMs = 1): (() => number) | null {
   const proc = (globalThis as { process?: { cpuUsage?: () => { user: number; system: number } } }).process;
-  if (typeof proc?.cpuUsage !== 'function') return null;
+  const wall = (globalThis as { performance?: { now(): number } }).performance;
+  if (typeof proc?.cpuUsage !== 'function' || wall === undefined) return null;
+  let readAt = Number.NEGATIVE_INFINITY;
+  let last = 0;
   return () => {
-    const { user, system } = proc.cpuUsage!();
-    return (user + system) / 1000;
+    const now = wall.now();
+    if (now - readAt >= resolutionMs) {
+      const { user, system } = proc.cpuUsage!();
+      last = (user + system) / 1000;
+      readAt = now;
+    }
+    return last;
   };
 }

@@ -21,6 +21,7 @@ import {
 } from '../policy/index.js';
 import { createCpuShare, processCpuClock } from './cpu-share.js';
 import type { GateAnswer, RespondAnswer, Settle } from './gate-answer.js';
+import { after, type MaybePromise } from './maybe-async.js';
 import type { RequestFacts } from './request-facts.js';
 import { BAD_CREDENTIALS, createTokenResolver, type LookupToken } from './resolve-token.js';
 
@@ -60,8 +61,11 @@ export interface GateOptions {
 
 /** A gate bound to its policy and limiter. */
 export interface Gate {
-  /** Every check of one request: pass it on (and settle it later) or answer it here. */
-  check(facts: RequestFacts): Promise<GateAnswer>;
+  /**
+   * Every check of one request: pass it on (and settle it later) or answer it here. A plain value
+   * when the token lookup and the store answer synchronously (the memory store), else a promise.
+   */
+  check(facts: RequestFacts): MaybePromise<GateAnswer>;
   readonly policy: Policy;
   readonly limiter: Limiter<LimitsStore>;
 }
@@ -98,7 +102,7 @@ export function createGate(options: GateOptions): Gate {
     );
   const resolveToken =
     options.resolveToken !== undefined
-      ? async (facts: RequestFacts) => (await options.resolveToken!(facts)) ?? BAD_CREDENTIALS
+      ? (facts: RequestFacts) => after(options.resolveToken!(facts), (token) => token ?? BAD_CREDENTIALS)
       : createTokenResolver({
           lookupToken: options.lookupToken!,
           ...(options.tokenPrefixes === undefined ? {} : { tokenPrefixes: options.tokenPrefixes }),
@@ -130,10 +134,9 @@ export function createGate(options: GateOptions): Gate {
     decision: Decision | null,
     headers: Readonly<Record<string, string>>,
   ): RespondAnswer {
-    const body =
-      facts.method.toUpperCase() === 'HEAD'
-        ? ''
-        : JSON.stringify({ message, documentation_url: answers.documentationUrl, status: String(status) });
+    const body = headOnly(facts)
+      ? ''
+      : JSON.stringify({ message, documentation_url: answers.documentationUrl, status: String(status) });
     return {
       action: 'respond',
       status,
@@ -158,34 +161,40 @@ export function createGate(options: GateOptions): Gate {
     const mark = cpu.start();
     let settled = false;
     return {
-      async finish(status, cpuMs) {
+      finish(status, cpuMs) {
         if (settled) return;
         settled = true;
         const share = cpu.stop(mark);
-        await limiter.complete(ticket, { status, cpuMs: cpuMs ?? share });
+        return after(limiter.complete(ticket, { status, cpuMs: cpuMs ?? share }), () => undefined);
       },
-      async abort() {
+      abort() {
         if (settled) return;
         settled = true;
-        await limiter.release(ticket, cpu.stop(mark));
+        return after(limiter.release(ticket, cpu.stop(mark)), () => undefined);
       },
     };
   }
 
-  async function check(facts: RequestFacts): Promise<GateAnswer> {
-    const token = await resolveToken(facts);
-    if (token === BAD_CREDENTIALS) return respond(facts, 401, 'Bad credentials', 'bad_credentials', null, {});
-    const apiVersion = facts.header('x-service-api-version');
-    const request = { method: facts.method, path: facts.target, apiVersion: apiVersion ?? null };
-    let decision = policy.authorize(request, token);
-    if (decision.reason === 'bad_path' || decision.reason === 'unknown_endpoint')
-      return refuse(facts, decision, {});
-    if (options.resolveContext !== undefined && decision.endpoint !== null)
-      decision = policy.authorize(
-        request,
-        token,
-        await options.resolveContext(decision.endpoint, decision.params, facts),
+  const headOnly = (facts: RequestFacts) => facts.method.toUpperCase() === 'HEAD';
+
+  function check(facts: RequestFacts): MaybePromise<GateAnswer> {
+    return after(resolveToken(facts), (token) => {
+      if (token === BAD_CREDENTIALS)
+        return respond(facts, 401, 'Bad credentials', 'bad_credentials', null, {});
+      const apiVersion = facts.header('x-service-api-version');
+      const request = { method: facts.method, path: facts.target, apiVersion: apiVersion ?? null };
+      const decision = policy.authorize(request, token);
+      if (decision.reason === 'bad_path' || decision.reason === 'unknown_endpoint')
+        return refuse(facts, decision, {});
+      if (options.resolveContext === undefined || decision.endpoint === null)
+        return limit(facts, token, decision);
+      return after(options.resolveContext(decision.endpoint, decision.params, facts), (context) =>
+        limit(facts, token, policy.authorize(request, token, context)),
       );
+    });
+  }
+
+  function limit(facts: RequestFacts, token: Token, decision: Decision): MaybePromise<GateAnswer> {
     if (!countDenied && !decision.allowed) return refuse(facts, decision, {});
     const entry = decision.endpoint === null ? undefined : entries.get(decision.endpoint);
     const identity = identify(token);
@@ -200,7 +209,16 @@ export function createGate(options: GateOptions): Gate {
             content: entry.content,
             countsPrimary: entry.countsAgainstPrimary,
           };
-    const verdict = await limiter.admit(admit);
+    return after(limiter.admit(admit), (verdict) => answer(facts, decision, entry, identity, verdict));
+  }
+
+  function answer(
+    facts: RequestFacts,
+    decision: Decision,
+    entry: EndpointEntry | undefined,
+    identity: LimitsIdentity,
+    verdict: Verdict,
+  ): MaybePromise<GateAnswer> {
     const limited = limitedResponse(verdict);
     if (limited !== null || verdict.ticket === null) {
       const { status, headers, body } = limited ?? {
@@ -212,24 +230,24 @@ export function createGate(options: GateOptions): Gate {
         action: 'respond',
         status,
         headers: { ...decision.headers, ...headers, 'content-type': answers.contentType },
-        body: facts.method.toUpperCase() === 'HEAD' ? '' : body,
+        body: headOnly(facts) ? '' : body,
         decision,
         reason: verdict.rule ?? verdict.reason,
       };
     }
     const settle = settleOnce(verdict.ticket);
-    if (!decision.allowed) {
-      await settle.finish(decision.status);
-      return refuse(facts, decision, verdict.headers);
-    }
-    if (entry?.key === 'GET /rate_limit') {
-      const status = await limiter.status(identity);
-      await settle.finish(200);
-      return {
-        ...respond(facts, 200, '', 'rate_limit', decision, { ...decision.headers, ...verdict.headers }),
-        body: facts.method.toUpperCase() === 'HEAD' ? '' : JSON.stringify(status),
-      };
-    }
+    if (!decision.allowed)
+      return after(settle.finish(decision.status), () => refuse(facts, decision, verdict.headers));
+    if (entry?.key === 'GET /rate_limit')
+      return after(limiter.status(identity), (status) =>
+        after(
+          settle.finish(200),
+          (): GateAnswer => ({
+            ...respond(facts, 200, '', 'rate_limit', decision, { ...decision.headers, ...verdict.headers }),
+            body: headOnly(facts) ? '' : JSON.stringify(status),
+          }),
+        ),
+      );
     const headers: Record<string, string> = { ...decision.headers, ...verdict.headers };
     if (entry !== undefined && POLLED.has(entry.key)) {
       headers[pollHeaders.pollInterval] = String(pollInterval(load(), limiter.config));

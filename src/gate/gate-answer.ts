@@ -4,9 +4,9 @@ import type { Decision } from '../policy/index.js';
 /** Settles the request's in-flight slot once its response has ended. Each method acts once; later calls do nothing. */
 export interface Settle {
   /** The response was sent with `status`; `cpuMs` overrides the gate's own CPU measure. A 304 is refunded. */
-  finish(status: number, cpuMs?: number): Promise<void>;
+  finish(status: number, cpuMs?: number): void | Promise<void>;
   /** The client went away or the handler failed before a response: the slot is freed. */
-  abort(): Promise<void>;
+  abort(): void | Promise<void>;
 }
 
 /** Pass the request on to the handler, adding `headers` to whatever it answers. */

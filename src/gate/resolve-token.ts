@@ -1,6 +1,7 @@
 /** The default token resolver: the Authorization header, a user lookup, and the client address for anonymous callers. */
 import { TollgateError } from '../core/errors.js';
 import type { Token, TokenKind } from '../core/token.js';
+import { after, type MaybePromise } from './maybe-async.js';
 import type { RequestFacts } from './request-facts.js';
 
 /** What a lookup is told about the credentials of a request. */
@@ -69,11 +70,11 @@ export function clientAddress(facts: RequestFacts, hops: number): string {
  * import { createTokenResolver } from './resolve-token.js';
  * const resolve = createTokenResolver({ lookupToken: (secret) => (secret === 's3cret' ? { kind: 'classic', scopes: ['repo'], user: 'octocat' } : null) });
  * const facts = { method: 'GET', target: '/', header: () => 'Bearer s3cret' };
- * await resolve(facts); // { kind: 'classic', scopes: ['repo'], user: 'octocat' }
+ * resolve(facts); // { kind: 'classic', scopes: ['repo'], user: 'octocat' }
  */
 export function createTokenResolver(
   options: TokenResolverOptions,
-): (facts: RequestFacts) => Promise<Token | typeof BAD_CREDENTIALS> {
+): (facts: RequestFacts) => MaybePromise<Token | typeof BAD_CREDENTIALS> {
   const { lookupToken, tokenPrefixes = {} } = options;
   if (typeof lookupToken !== 'function')
     throw new TollgateError(
@@ -87,7 +88,7 @@ export function createTokenResolver(
       `gate: \`trustProxy\` must be true, false or a number of hops, got \`${String(options.trustProxy)}\``,
     );
   const prefixes = Object.entries(tokenPrefixes).sort(([a], [b]) => b.length - a.length);
-  return async (facts) => {
+  return (facts) => {
     const header = facts.header('authorization');
     if (header === undefined || header === '') return { kind: 'anonymous', ip: clientAddress(facts, hops) };
     const parts = AUTHORIZATION.exec(header);
@@ -96,7 +97,6 @@ export function createTokenResolver(
     const secret = scheme === 'basic' ? decodeBasic(parts[2]!) : parts[2]!;
     if (secret === null) return BAD_CREDENTIALS;
     const kind = prefixes.find(([prefix]) => secret.startsWith(prefix))?.[1];
-    const token = await lookupToken(secret, { scheme, kind, request: facts });
-    return token ?? BAD_CREDENTIALS;
+    return after(lookupToken(secret, { scheme, kind, request: facts }), (token) => token ?? BAD_CREDENTIALS);
   };
 }

@@ -1,0 +1,16 @@
+/** Values that are promises only when they have to be: a synchronous store keeps the gate synchronous. */
+
+/** A value, or a promise of it. */
+export type MaybePromise<T> = T | Promise<T>;
+
+/**
+ * `next(value)` at once for a plain value, after it settles for a promise. A request whose token
+ * lookup and store answer synchronously then costs no microtask turn at all.
+ * @example
+ * import { after } from './maybe-async.js';
+ * after(2, (n) => n + 1); // 3
+ * await after(Promise.resolve(2), (n) => n + 1); // 3
+ */
+export function after<T, R>(value: MaybePromise<T>, next: (value: T) => MaybePromise<R>): MaybePromise<R> {
+  return value instanceof Promise ? value.then(next) : next(value);
+}
