@@ -35,12 +35,26 @@ function factsOf(request: FastifyRequest): RequestFacts {
 export async function tollgatePlugin(app: FastifyInstance, options: GateOptions | Gate): Promise<void> {
   const gate = 'check' in options ? options : createGate(options);
   const settles = new WeakMap<FastifyRequest, Settle>();
-  app.addHook('onRequest', async (request, reply) => {
-    const answer = await gate.check(factsOf(request));
-    if (answer.action === 'respond')
-      return reply.code(answer.status).headers(answer.headers).send(answer.body);
-    reply.headers(answer.headers);
-    settles.set(request, answer.settle);
+  // Callback style, so a synchronous gate (memory store, synchronous lookup) costs no promise.
+  app.addHook('onRequest', (request, reply, done) => {
+    const proceed = (answer: GateAnswer): void => {
+      if (answer.action === 'respond') {
+        reply.code(answer.status).headers(answer.headers).send(answer.body);
+        return;
+      }
+      reply.headers(answer.headers);
+      settles.set(request, answer.settle);
+      done();
+    };
+    let answer: GateAnswer | Promise<GateAnswer>;
+    try {
+      answer = gate.check(factsOf(request));
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    if (answer instanceof Promise) answer.then(proceed, done);
+    else proceed(answer);
   });
   const settled = (result: void | Promise<void> | undefined, done: (error?: Error) => void): void => {
     if (result instanceof Promise) result.then(() => done(), done);
