@@ -16,6 +16,7 @@ const entries: Record<string, string> = {
   fetch: 'src/adapters/fetch.ts',
   node: 'src/adapters/node.ts',
   fastify: 'src/adapters/fastify.ts',
+  check: 'src/check/index.ts',
 };
 const root = import.meta.dirname;
 

@@ -6,4 +6,5 @@ export const commands: Record<string, () => Promise<Command>> = {
   endpoints: async () => (await import('./endpoints-command.js')).endpointsCommand,
   validate: async () => (await import('./validate-command.js')).validateCommand,
   limits: async () => (await import('./limits-command.js')).limitsCommand,
+  check: async () => (await import('./check-command.js')).checkCommand,
 };

@@ -1,0 +1,53 @@
+/** A call an application makes, and where it was found. */
+import { TollgateError } from '../index.js';
+import { formatIssue, type Issue, type SourcePosition } from '../tables/index.js';
+
+/** Where a call (or a problem) was found: file, 1-based line and column. */
+export type Origin = SourcePosition;
+
+/**
+ * One call: a method and a path (a template such as `/repos/{owner}/{repo}/issues` or a concrete
+ * path), optionally the visibility of its resource. An unresolved call is one found in code whose
+ * route is not a literal: it is reported, never judged.
+ */
+export interface Call {
+  readonly method: string;
+  readonly path: string;
+  readonly visibility?: 'public' | 'private';
+  readonly origin: Origin;
+  /** False for a call whose route the scanner could not read (a variable, a template with holes). */
+  readonly resolved: boolean;
+  /** What the call was found as, e.g. `octokit.rest.issues.listEvents`. */
+  readonly via?: string;
+}
+
+/** The built-in workflow token a workflow file grants, with where its `permissions:` came from. */
+export interface WorkflowGrant {
+  readonly file: string;
+  readonly job: string;
+  readonly permissions: Readonly<Record<string, 'read' | 'write'>>;
+  readonly origin: Origin;
+  /** True when the workflow states no `permissions:` at all, and the documented default applies. */
+  readonly defaulted: boolean;
+}
+
+/** What one source yields. */
+export interface SourceCalls {
+  readonly calls: Call[];
+  readonly grants: WorkflowGrant[];
+}
+
+/**
+ * The bad-input error of check: one line per problem, `file:line:col: message (valid choices)`.
+ * @example
+ * import { inputError } from './call.js';
+ * inputError([{ code: 'x', message: 'unknown method `FETCH`', path: [], source: { file: 'calls.txt', line: 2, column: 1 } }]).message;
+ * // 'calls.txt:2:1: unknown method `FETCH`'
+ */
+export function inputError(issues: readonly Issue[]): TollgateError {
+  const lines = issues.map(formatIssue);
+  if (lines.length === 1) return new TollgateError('TOLLGATE_INVALID_INPUT', lines[0]!);
+  return new TollgateError('TOLLGATE_INVALID_INPUT', `${lines.length} problems, one per line below`, {
+    details: lines,
+  });
+}

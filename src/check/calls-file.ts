@@ -1,0 +1,134 @@
+/** Calls files: a YAML or JSON list of calls, or plain text with one `METHOD /path` a line. */
+import { HTTP_METHODS } from '../policy/index.js';
+import { closest, type Issue, parseSourceDocument } from '../tables/index.js';
+import { type Call, inputError } from './call.js';
+
+const VISIBILITIES = ['public', 'private'] as const;
+
+function methodIssue(method: string, source: Issue['source']): Issue | null {
+  if ((HTTP_METHODS as readonly string[]).includes(method.toUpperCase())) return null;
+  const near = closest(method.toUpperCase(), HTTP_METHODS);
+  return {
+    code: 'unknown_method',
+    message: `unknown method \`${method}\`${near === undefined ? '' : ` (did you mean \`${near}\`?)`}`,
+    hint: `valid methods: ${HTTP_METHODS.join(', ')}`,
+    path: [],
+    source,
+  };
+}
+
+function pathIssue(path: string, source: Issue['source']): Issue | null {
+  if (path.startsWith('/')) return null;
+  return { code: 'bad_path', message: `path \`${path}\` does not start with \`/\``, path: [], source };
+}
+
+/**
+ * Reads plain text: `METHOD /path` a line, optionally followed by `public` or `private`; blank
+ * lines and `#` comments are skipped.
+ * @example
+ * import { readTextCalls } from './calls-file.js';
+ * readTextCalls('GET /notifications\n# a comment\nPOST /repos/{owner}/{repo}/issues private\n', 'calls.txt').length; // 2
+ */
+export function readTextCalls(text: string, file: string): Call[] {
+  const calls: Call[] = [];
+  const issues: Issue[] = [];
+  text.split(/\r?\n/).forEach((raw, index) => {
+    const line = raw.replace(/#.*$/, '').trim();
+    if (line === '') return;
+    const column = raw.indexOf(line[0]!) + 1;
+    const source = { file, line: index + 1, column };
+    const [method = '', path = '', visibility, ...rest] = line.split(/\s+/);
+    const problems = [methodIssue(method, source), pathIssue(path, source)].filter((p) => p !== null);
+    if (visibility !== undefined && !(VISIBILITIES as readonly string[]).includes(visibility))
+      problems.push({
+        code: 'bad_visibility',
+        message: `unknown visibility \`${visibility}\``,
+        hint: 'valid: public, private',
+        path: [],
+        source,
+      });
+    if (rest.length > 0)
+      problems.push({
+        code: 'extra_text',
+        message: `unexpected \`${rest.join(' ')}\` after the call`,
+        path: [],
+        source,
+      });
+    if (path === '')
+      problems.push({ code: 'no_path', message: `\`${line}\` is not \`METHOD /path\``, path: [], source });
+    issues.push(...problems);
+    if (problems.length === 0)
+      calls.push({
+        method: method.toUpperCase(),
+        path,
+        ...(visibility === undefined ? {} : { visibility: visibility as 'public' | 'private' }),
+        origin: source,
+        resolved: true,
+      });
+  });
+  if (issues.length > 0) throw inputError(issues);
+  return calls;
+}
+
+/**
+ * Reads a YAML or JSON list whose items are `"METHOD /path"` strings or `{method, path, visibility}` objects.
+ * @example
+ * import { readListCalls } from './calls-file.js';
+ * readListCalls('- GET /notifications\n- { method: PUT, path: /notifications }\n', 'calls.yaml').map((c) => c.method); // ['GET', 'PUT']
+ */
+export function readListCalls(text: string, file: string): Call[] {
+  const doc = parseSourceDocument(text, file);
+  if (doc.issues.length > 0) throw inputError(doc.issues);
+  const list = (doc.value as { calls?: unknown } | null)?.calls ?? doc.value;
+  const base = Array.isArray(doc.value) ? [] : ['calls'];
+  if (!Array.isArray(list))
+    throw inputError([
+      {
+        code: 'not_a_list',
+        message: 'a calls file is a list of calls (or `calls:` with one)',
+        hint: 'items: `GET /path` or `{ method, path, visibility }`',
+        path: [],
+        source: doc.locate([]),
+      },
+    ]);
+  const calls: Call[] = [];
+  const issues: Issue[] = [];
+  list.forEach((item: unknown, i) => {
+    const source = doc.locate([...base, i]);
+    let method: unknown;
+    let path: unknown;
+    let visibility: unknown;
+    if (typeof item === 'string') [method, path] = item.trim().split(/\s+/);
+    else if (item !== null && typeof item === 'object')
+      ({ method, path, visibility } = item as Record<string, unknown>);
+    if (typeof method !== 'string' || typeof path !== 'string') {
+      issues.push({
+        code: 'bad_call',
+        message: 'a call is `METHOD /path` or `{ method, path, visibility }`',
+        path: [...base, i],
+        source,
+      });
+      return;
+    }
+    const problems = [methodIssue(method, source), pathIssue(path, source)].filter((p) => p !== null);
+    if (visibility !== undefined && visibility !== 'public' && visibility !== 'private')
+      problems.push({
+        code: 'bad_visibility',
+        message: `unknown visibility \`${String(visibility)}\``,
+        hint: 'valid: public, private',
+        path: [...base, i, 'visibility'],
+        source: doc.locate([...base, i, 'visibility']),
+      });
+    issues.push(...problems);
+    if (problems.length === 0)
+      calls.push({
+        method: method.toUpperCase(),
+        path,
+        ...(visibility === undefined ? {} : { visibility: visibility as 'public' | 'private' }),
+        origin: source,
+        resolved: true,
+      });
+  });
+  if (issues.length > 0) throw inputError(issues);
+  return calls;
+}

@@ -1,0 +1,38 @@
+/** JUnit XML: one test case per call, failing when the call is not allowed. */
+import type { CheckReport } from './check-calls.js';
+import { summaryLine } from './report-summary.js';
+
+const xml = (text: string) =>
+  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+
+/**
+ * A `<testsuite>` with a `<testcase>` per call: denied and never-callable calls fail; uncertain and
+ * unresolved ones are skipped (they fail under `--strict`).
+ * @example
+ * import { junitReport } from './report-junit.js';
+ * // junitReport(report).startsWith('<?xml') -> true
+ */
+export function junitReport(report: CheckReport): string {
+  const failing = (verdict: string) =>
+    verdict === 'denied' ||
+    verdict === 'never' ||
+    (report.strict && (verdict === 'uncertain' || verdict === 'unresolved'));
+  const cases = report.results.map(({ call, verdict, note }) => {
+    const name = call.resolved ? `${call.method} ${call.path}` : `${call.via ?? 'a call'} (not resolved)`;
+    const head = `  <testcase classname="${xml(call.origin.file)}" name="${xml(`${name} @ ${call.origin.line}:${call.origin.column}`)}" file="${xml(call.origin.file)}" line="${call.origin.line}">`;
+    if (failing(verdict))
+      return `${head}<failure type="${verdict}" message="${xml(note ?? verdict)}"/></testcase>`;
+    if (verdict !== 'allowed') return `${head}<skipped message="${xml(note ?? verdict)}"/></testcase>`;
+    return `${head}</testcase>`;
+  });
+  const failures = report.results.filter((result) => failing(result.verdict)).length;
+  const skipped = report.results.filter((r) => r.verdict !== 'allowed' && !failing(r.verdict)).length;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuite name="tollgate check (${xml(report.tokenKind)})" tests="${report.results.length}" failures="${failures}" skipped="${skipped}">`,
+    `  <properties><property name="summary" value="${xml(summaryLine(report))}"/></properties>`,
+    ...cases,
+    '</testsuite>',
+    '',
+  ].join('\n');
+}
