@@ -120,7 +120,10 @@ export function scanSource(
     if (callee === null) return;
     const name = callee[callee.length - 1];
     const method = restMethod(callee);
-    if (method !== null) return fromRoute(routes.get(method), node, callee.join('.'));
+    if (method !== null) {
+      fromRoute(routes.get(method), node, callee.join('.'));
+      return;
+    }
     // x.rest.issues.listEvents.endpoint.merge({...}): the route of a method, to pass on.
     if (name === 'merge' && callee[callee.length - 2] === 'endpoint') {
       const referenced = restMethod(callee.slice(0, -2));
@@ -155,7 +158,10 @@ export function scanSource(
     }
     if (isPaginate) {
       const referenced = restMethod(chain(first));
-      if (referenced !== null) return fromRoute(routes.get(referenced), node, callee.join('.'));
+      if (referenced !== null) {
+        fromRoute(routes.get(referenced), node, callee.join('.'));
+        return;
+      }
       // `endpoint.merge(...)` as the argument is counted where it is called.
       const argumentCallee = first.type === 'CallExpression' ? chain(first.callee as Node) : null;
       if (argumentCallee !== null && argumentCallee.slice(-2).join('.') === 'endpoint.merge') return;

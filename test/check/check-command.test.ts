@@ -1,0 +1,241 @@
+// `tollgate check` on the bundled examples and on bad input: answers, formats, exit codes.
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Ajv2020 from 'ajv/dist/2020.js';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/main.js';
+
+async function run(...args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, {
+    stdout: (t) => (stdout += t),
+    stderr: (t) => (stderr += t),
+    isTty: false,
+  });
+  return { code, stdout, stderr };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'tollgate-check-'));
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  mkdirSync(join(path, '..'), { recursive: true });
+  writeFileSync(path, text);
+  return path;
+}
+
+const BOT = ['check', 'examples/ci/bot', '--token', 'examples/ci/bot-token.yaml'];
+
+describe('tollgate check on the examples', () => {
+  it('finds the bot’s calls in its code, judges them, and names the least grant and what is unused', async () => {
+    const { code, stdout, stderr } = await run(...BOT);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(
+      /examples\/ci\/bot\/index\.ts:10:\d+\s+GET \/repos\/\{owner\}\/\{repo\}\/issues\/events\s+allowed/,
+    );
+    expect(stdout).toMatch(/PATCH \/repos\/\{owner\}\/\{repo\}\/actions\/variables\/\{name\}/);
+    expect(stdout).toMatch(/index\.ts:22:\d+\s+octokit\.request \(not resolved\)\s+unresolved/);
+    expect(stdout.trimEnd().split('\n').at(-1)).toBe(
+      'fine-grained: 5 calls, 1 allowed, 3 uncertain, 1 unresolved; grant: issues=read, variables=write; unused: issues=write (read suffices), contents=read',
+    );
+  });
+
+  it('fails under --strict while calls are uncertain or unresolved', async () => {
+    expect((await run(...BOT, '--strict')).code).toBe(1);
+  });
+
+  it('judges a workflow’s github-script calls with the token its permissions grant', async () => {
+    const { code, stdout } = await run('check', 'examples/ci/workflows/triage.yml');
+    expect(code).toBe(1);
+    expect(stdout).toMatch(
+      /triage\.yml:17:\d+\s+GET \/repos\/\{owner\}\/\{repo\}\/actions\/variables\s+denied\s+.*needs permission `variables=read`/,
+    );
+    expect(stdout).toMatch(
+      /^workflow: 2 calls, 1 allowed, 1 denied; grant: issues=read, variables=read; unused: issues=write \(read suffices\)$/m,
+    );
+  });
+
+  it('with --kind and no token gives the least grant, and names the calls the kind can never make', async () => {
+    const { code, stdout } = await run('check', 'examples/ci/calls.yaml', '--kind', 'fine-grained');
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/GET \/notifications\s+never\s+.*does not accept fine-grained tokens/);
+    expect(stdout).toMatch(/grant: issues=read, variables=read$/m);
+    const classic = await run('check', 'examples/ci/calls.yaml', '--kind', 'classic');
+    expect(classic.stdout).toMatch(/grant: repo$/m);
+  });
+
+  it('prints the JSON report: grant, unused, and each call with its place and Decision', async () => {
+    const { stdout } = await run(...BOT, '--json');
+    const report = JSON.parse(stdout);
+    expect(report.grant).toEqual({
+      kind: 'permissions',
+      permissions: { issues: 'read', variables: 'write' },
+    });
+    expect(report.unused).toEqual(['issues=write (read suffices)', 'contents=read']);
+    expect(report.calls[0]).toMatchObject({
+      file: 'examples/ci/bot/index.ts',
+      line: 10,
+      method: 'GET',
+      verdict: 'allowed',
+    });
+    expect(report.calls[0].decision.reason).toBe('allowed');
+    expect(report.sufficient).toBe(true);
+  });
+
+  it('prints SARIF 2.1.0 that validates against the official schema, each result at its file and line', async () => {
+    const { stdout } = await run('check', 'examples/ci/workflows/triage.yml', '--format', 'sarif');
+    const schema = JSON.parse(readFileSync('test/fixtures/sarif-schema-2.1.0.json', 'utf8'));
+    const validate = new Ajv2020({ strict: false, validateFormats: false, allErrors: true }).compile(schema);
+    const log = JSON.parse(stdout);
+    expect(validate(log), JSON.stringify(validate.errors)).toBe(true);
+    const [result] = log.runs[0].results;
+    expect(result.ruleId).toBe('denied');
+    expect(result.level).toBe('error');
+    expect(result.locations[0].physicalLocation).toMatchObject({
+      artifactLocation: { uri: 'examples/ci/workflows/triage.yml' },
+      region: { startLine: 17 },
+    });
+  });
+
+  it('prints workflow-command annotations and JUnit XML', async () => {
+    const github = (await run('check', 'examples/ci/workflows/triage.yml', '--format', 'github')).stdout;
+    expect(github).toMatch(
+      /^::error file=examples\/ci\/workflows\/triage\.yml,line=17,col=\d+,title=tollgate%3A denied::GET/m,
+    );
+    expect(github.trimEnd().split('\n').at(-1)).toMatch(/^::notice title=tollgate check::workflow: 2 calls/);
+    const junit = (await run('check', 'examples/ci/workflows/triage.yml', '--format', 'junit')).stdout;
+    expect(junit).toMatch(
+      /<testsuite name="tollgate check \(workflow\)" tests="2" failures="1" skipped="0">/,
+    );
+    expect(junit.match(/<testcase /g)).toHaveLength(2);
+    expect(junit).toMatch(
+      /<failure type="denied" message="`GET \/repos\/\{owner\}\/\{repo\}\/actions\/variables` needs permission `variables=read`"\/>/,
+    );
+  });
+
+  it('reads an OpenAPI document: every operation, the servers’ base path stripped', async () => {
+    const api = file(
+      'api.yaml',
+      'openapi: 3.1.0\nservers:\n  - url: https://api.example.com/v3\npaths:\n  /v3/notifications:\n    get: {}\n    put: {}\n  /v3/repos/{owner}/{repo}/issues/events:\n    get: {}\n',
+    );
+    const { code, stdout } = await run('check', api, '--kind', 'classic', '--json');
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout);
+    expect(
+      report.calls.map(
+        (c: { method: string; path: string; line: number }) => `${c.method} ${c.path} ${c.line}`,
+      ),
+    ).toEqual(['GET /notifications 6', 'PUT /notifications 7', 'GET /repos/{owner}/{repo}/issues/events 9']);
+  });
+
+  it('reads plain-text calls', async () => {
+    const calls = file('calls.txt', '# what the dashboard calls\nGET /notifications\nPUT /notifications\n');
+    const { code, stdout } = await run('check', calls, '--kind', 'classic');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/grant: notifications$/m);
+  });
+
+  it('finds the common Octokit idioms, whatever the client is called', async () => {
+    const code = file(
+      'src/idioms.ts',
+      [
+        "import { getOctokit } from '@actions/github';",
+        'export async function run(token: string, context: any, owner: string, repo: string) {',
+        '  const gh = getOctokit(token);',
+        '  await gh.rest.issues.listEventsForRepo({ owner, repo });',
+        '  await context.octokit.rest.actions.listRepoVariables({ owner, repo });',
+        '  await gh.paginate(gh.rest.actions.listRepoVariables, { owner, repo });',
+        '  await gh.paginate(gh.rest.issues.listEventsForRepo.endpoint.merge({ owner, repo }));',
+        '  await this_.client.request(`GET /notifications`);',
+        "  await gh.paginate('/notifications');",
+        '}',
+        'declare const this_: any;',
+      ].join('\n'),
+    );
+    const { stdout } = await run('check', code, '--kind', 'classic', '--json');
+    const found = JSON.parse(stdout).calls.map(
+      (c: { line: number; method: string; path: string }) => `${c.line} ${c.method} ${c.path}`,
+    );
+    expect(found).toEqual([
+      '4 GET /repos/{owner}/{repo}/issues/events',
+      '5 GET /repos/{owner}/{repo}/actions/variables',
+      '6 GET /repos/{owner}/{repo}/actions/variables',
+      '7 GET /repos/{owner}/{repo}/issues/events',
+      '8 GET /notifications',
+      '9 GET /notifications',
+    ]);
+  });
+});
+
+describe('tollgate check on bad input', () => {
+  async function expectBadInput(args: string[], ...fragments: string[]) {
+    const { code, stdout, stderr } = await run(...args);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+    for (const fragment of fragments) expect(stderr).toContain(fragment);
+    expect(stderr).not.toMatch(/\n\s+at /);
+  }
+
+  it('names the file, line and column of an unknown method, with the valid choices', async () => {
+    const calls = file('bad.txt', 'GET /notifications\nFETCH /notifications\n');
+    await expectBadInput(
+      ['check', calls, '--kind', 'classic'],
+      'bad.txt:2:1: unknown method `FETCH`',
+      'valid methods: GET',
+    );
+  });
+
+  it('names an unknown workflow permission, with the valid ones', async () => {
+    const workflow = file(
+      'repo/workflows/bad.yml',
+      'on: push\npermissions:\n  isues: write\njobs:\n  a:\n    runs-on: x\n    steps: []\n',
+    );
+    await expectBadInput(
+      ['check', workflow],
+      'bad.yml:3:3: unknown permission `isues` (did you mean `issues`?)',
+      'valid: actions',
+    );
+  });
+
+  it('refuses a workflow without jobs', async () => {
+    const workflow = file('repo2/workflows/empty.yml', 'on: push\n');
+    await expectBadInput(['check', workflow], 'empty.yml:', 'a workflow needs `jobs:`');
+  });
+
+  it('names the place of code that does not parse', async () => {
+    const code = file('broken.ts', 'const a = 1;\nconst = ;\n');
+    await expectBadInput(['check', code, '--kind', 'classic'], 'broken.ts:2:', 'cannot parse');
+  });
+
+  it('refuses an unknown token kind, format or source', async () => {
+    await expectBadInput(
+      ['check', 'examples/ci/calls.yaml', '--kind', 'fine'],
+      'unknown token kind `fine`',
+      'valid choices',
+    );
+    await expectBadInput(
+      ['check', 'examples/ci/calls.yaml', '--kind', 'classic', '--format', 'xml'],
+      'unknown format `xml`',
+    );
+    await expectBadInput(
+      ['check', 'no/such/file.ts', '--kind', 'classic'],
+      'no file or folder `no/such/file.ts`',
+    );
+    await expectBadInput(['check', 'examples/ci/calls.yaml'], 'give `--token FILE` or `--kind K`');
+  });
+
+  it('refuses a token file with an unknown permission level', async () => {
+    const token = file(
+      'token.yaml',
+      'kind: fine-grained\npermissions: { issues: admin }\nrepositories: all\n',
+    );
+    await expectBadInput(
+      ['check', 'examples/ci/calls.yaml', '--token', token],
+      'token.yaml:2:',
+      'valid choices: read, write',
+    );
+  });
+});
