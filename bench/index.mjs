@@ -16,7 +16,7 @@ import { runStackBench } from './stack.mjs';
 // The scenarios reach the public entries only: the root and the tollgate/policy, /routes and /limits subpaths.
 const lib = { ...rootEntry, ...policyEntry, ...routesEntry, ...limitsEntry };
 
-const SCENARIOS = ['policy', 'limits', 'stack', 'http'];
+const SCENARIOS = ['policy', 'limits', 'stack', 'http', 'check'];
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((a) => !SCENARIOS.includes(a));
 if (unknown.length > 0) {
@@ -240,6 +240,14 @@ if (runs('http')) {
   for (const [name, met] of Object.entries(http.targets))
     console.log(`target ${name}: ${met ? 'met' : 'MISSED'}`);
   scenarios.http = http;
+}
+if (runs('check')) {
+  const { runCheckBench } = await import(new URL('./check.mjs', import.meta.url).href);
+  const check = runCheckBench();
+  console.log('\n== check: tollgate check ==');
+  for (const [name, { value, target }] of Object.entries(check))
+    console.log(`${name}: ${value} (target < ${target}: ${value < target ? 'met' : 'MISSED'})`);
+  scenarios.check = check;
 }
 scenarios.summary = summary;
 scenarios.allocations = allocations;

@@ -34,6 +34,10 @@ const runs = [
   ],
   ['explain', 'GET', '/repos/acme/app/../secrets', '--kind', 'classic', '--scope', 'repo'],
   ['limits', '--kind', 'app-installation', '--repositories', '50', '--users', '30'],
+  ['check', 'examples/ci/bot', '--token', 'examples/ci/bot-token.yaml'],
+  ['check', 'examples/ci/workflows/triage.yml'],
+  ['check', 'examples/ci/calls.yaml', '--kind', 'fine-grained'],
+  ['check', 'examples/ci/workflows/triage.yml', '--format', 'github'],
   [
     'validate',
     'data/permissions.yaml',
