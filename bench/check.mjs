@@ -14,7 +14,10 @@ const ms = (x) => Number(x.toFixed(1));
 
 function timeCli(args) {
   const started = performance.now();
-  const result = spawnSync(process.execPath, ['dist/cli/bin.js', ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const result = spawnSync(process.execPath, ['dist/cli/bin.js', ...args], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
   const elapsed = performance.now() - started;
   if (result.status !== 0 && result.status !== 1) throw new Error(`check failed: ${result.stderr}`);
   return { elapsed, stdout: result.stdout };

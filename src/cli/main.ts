@@ -12,6 +12,7 @@ commands:
   endpoints             list the endpoint table
   validate FILE...      validate table, overlay or token files
   limits --kind K       the rate limits that apply to a caller
+  check SOURCE...       does a token suffice for every call an app makes; the least grant
 
 options:
   --help, -h            this text; \`tollgate <command> --help\` for a command's options
