@@ -41,10 +41,10 @@ export function runCheckBench() {
 
   const work = mkdtempSync(join(tmpdir(), 'tollgate-check-bench-'));
   try {
-    const paths = tables.endpoints.reduce((all, entry) => {
-      (all[entry.template] ??= []).push(entry.method.toLowerCase());
-      return all;
-    }, {});
+    const paths = {};
+    for (const entry of tables.endpoints) {
+      paths[entry.template] = [...(paths[entry.template] ?? []), entry.method.toLowerCase()];
+    }
     const api = [
       'openapi: 3.1.0',
       'servers: [{ url: "https://api.example.com" }]',
