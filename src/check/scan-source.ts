@@ -1,5 +1,6 @@
 /** Calls found in JavaScript and TypeScript, parsed with @babel/parser: Octokit's `request`, `paginate` and REST methods. */
 import { type ParserPlugin, parse } from '@babel/parser';
+import { closest, type Issue } from '../tables/index.js';
 import { type Call, inputError, type Origin } from './call.js';
 import type { OctokitRoute } from './octokit-routes.js';
 
@@ -61,7 +62,8 @@ function literal(node: Node | undefined): string | null {
  * - a method referenced rather than called: `x.paginate(x.rest.pulls.listFiles, ...)`, and
  *   `x.rest.issues.listEvents.endpoint.merge(...)` (passed on to `paginate`);
  * - `request` or `paginate` with a route that is not a literal: an unresolved call.
- * Throws TOLLGATE_INVALID_INPUT naming `file:line:col` for code that does not parse.
+ * Throws TOLLGATE_INVALID_INPUT naming `file:line:col` for code that does not parse, and for a
+ * REST method Octokit does not have (with the closest one).
  * @example
  * import { octokitRoutes } from './octokit-routes.js';
  * import { scanSource } from './scan-source.js';
@@ -109,10 +111,22 @@ export function scanSource(
       column: start.column + 1 + offset.column,
     };
   };
-  const fromRoute = (route: OctokitRoute | undefined, node: Node, via: string): void => {
-    if (route === undefined)
-      calls.push({ method: '', path: '', origin: originOf(node), resolved: false, via });
-    else calls.push({ method: route.method, path: route.url, origin: originOf(node), resolved: true, via });
+  const unknown: Issue[] = [];
+  const methodNames = [...routes.keys()];
+  const fromRoute = (route: OctokitRoute | undefined, node: Node, via: string, method: string): void => {
+    if (route !== undefined) {
+      calls.push({ method: route.method, path: route.url, origin: originOf(node), resolved: true, via });
+      return;
+    }
+    // `x.rest.issues.lisEvents`: no such method, the call would fail at run time.
+    const near = closest(method, methodNames);
+    unknown.push({
+      code: 'unknown_route',
+      message: `no Octokit REST method \`${method}\`${near === undefined ? '' : ` (did you mean \`${near}\`?)`}`,
+      hint: 'methods of @octokit/plugin-rest-endpoint-methods, e.g. issues.listEventsForRepo',
+      path: [],
+      source: originOf(node),
+    });
   };
 
   const visitCall = (node: Node): void => {
@@ -121,13 +135,13 @@ export function scanSource(
     const name = callee[callee.length - 1];
     const method = restMethod(callee);
     if (method !== null) {
-      fromRoute(routes.get(method), node, callee.join('.'));
+      fromRoute(routes.get(method), node, callee.join('.'), method);
       return;
     }
     // x.rest.issues.listEvents.endpoint.merge({...}): the route of a method, to pass on.
     if (name === 'merge' && callee[callee.length - 2] === 'endpoint') {
       const referenced = restMethod(callee.slice(0, -2));
-      if (referenced !== null) fromRoute(routes.get(referenced), node, callee.join('.'));
+      if (referenced !== null) fromRoute(routes.get(referenced), node, callee.join('.'), referenced);
       return;
     }
     const isPaginate =
@@ -159,7 +173,7 @@ export function scanSource(
     if (isPaginate) {
       const referenced = restMethod(chain(first));
       if (referenced !== null) {
-        fromRoute(routes.get(referenced), node, callee.join('.'));
+        fromRoute(routes.get(referenced), node, callee.join('.'), referenced);
         return;
       }
       // `endpoint.merge(...)` as the argument is counted where it is called.
@@ -192,6 +206,7 @@ export function scanSource(
     }
   };
   walk(ast);
+  if (unknown.length > 0) throw inputError(unknown);
   calls.sort((a, b) => a.origin.line - b.origin.line || a.origin.column - b.origin.column);
   return calls;
 }

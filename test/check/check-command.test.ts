@@ -210,6 +210,14 @@ describe('tollgate check on bad input', () => {
     await expectBadInput(['check', code, '--kind', 'classic'], 'broken.ts:2:', 'cannot parse');
   });
 
+  it('names a REST method Octokit does not have, with the closest one', async () => {
+    const code = file('typo.ts', 'await octokit.rest.issues.listEventsForRepos({ owner, repo });\n');
+    await expectBadInput(
+      ['check', code, '--kind', 'classic'],
+      'typo.ts:1:7: no Octokit REST method `issues.listEventsForRepos` (did you mean `issues.listEventsForRepo`?)',
+    );
+  });
+
   it('refuses an unknown token kind, format or source', async () => {
     await expectBadInput(
       ['check', 'examples/ci/calls.yaml', '--kind', 'fine'],
