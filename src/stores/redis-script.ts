@@ -1,0 +1,233 @@
+/** The limits transition as one Lua script: what `stepInto` and the memory store's ticket ledger do, inside Redis. */
+import type { LimitsConfig } from '../limits/index.js';
+
+/** Rules in the order the script names them (its denial answers carry the 1-based index). */
+export const SCRIPT_RULES = [
+  'primary',
+  'concurrency',
+  'rest_points',
+  'graphql_points',
+  'cpu',
+  'graphql_cpu',
+  'content_per_minute',
+  'content_per_hour',
+] as const;
+
+/** Resources in the order the script numbers them. */
+export const SCRIPT_RESOURCES = ['core', 'search', 'graphql', 'lfs'] as const;
+
+/**
+ * The script for one config: its numbers are written into the code, so a config is one script,
+ * loaded once and called by SHA. KEYS: the identity's state, its held tickets (a sorted set of
+ * ticket ids scored by lease end) and its ticket counter (an id is the admission's time times
+ * 1,024 plus the counter modulo 1,024: never the same twice), all hash-tagged by the identity so a
+ * Cluster keeps them in one slot. ARGV[1] is `a` (admit), `c` (complete) or `r` (release);
+ * ARGV[2] the clock reading in ms, or empty for the server's own `TIME`. Every number is an
+ * integer below 2^53 and every operation the one `stepInto` does, in the same IEEE doubles, so
+ * the answers are the memory store's (a differential test holds them to it).
+ * @example
+ * import { defaultLimits } from 'tollgate/limits';
+ * import { limitsScript } from './redis-script.js';
+ * limitsScript(defaultLimits()).includes('local LEASE_MS = 600000'); // true
+ */
+export function limitsScript(config: LimitsConfig): string {
+  const { primary, secondary } = config;
+  const windows = [
+    primary.windowMs,
+    primary.resources.search.windowMs,
+    primary.resources.graphql.windowMs,
+    primary.resources.lfs.windowMs,
+  ];
+  return `-- tollgate limits (generated from a LimitsConfig; see src/stores/redis-script.ts)
+local WINDOWS = { ${windows.join(', ')} }
+local CONCURRENCY = ${secondary.concurrency.limit}
+local LEASE_MS = ${secondary.concurrency.leaseMs}
+local PW = ${secondary.points.windowMs}
+local REST = ${secondary.points.rest}
+local GQL = ${secondary.points.graphql}
+local CW = ${secondary.cpu.windowMs}
+local CPU = ${secondary.cpu.totalMs}
+local GQL_CPU = ${secondary.cpu.graphqlMs}
+local PER_MINUTE = ${secondary.content.perMinute}
+local PER_HOUR = ${secondary.content.perHour}
+local MINUTE = 60000
+local HOUR = 3600000
+local SKEW = 1000
+local CONCURRENCY_RETRY_MS = 1000
+
+local function effective(now, at)
+  if not (now >= 0) or now == math.huge then return at end
+  local reading = math.floor(now)
+  if reading >= at or at - reading <= SKEW then return math.max(reading, at) end
+  return reading
+end
+local function window_end(t, w) return math.ceil((t + w) / 1000) * 1000 end
+local function is_open(reset, t, w) return reset > t and reset <= window_end(t, w) end
+local function window_used(reset, used, t, w) if is_open(reset, t, w) then return used end return 0 end
+local function current_reset(reset, t, w) if is_open(reset, t, w) then return reset end return window_end(t, w) end
+local function refill(spent, cap, elapsed)
+  if elapsed <= 0 then return spent end
+  local r = cap * elapsed
+  if r >= spent then return 0 end
+  return spent - r
+end
+local function bucket_wait(spent, cost, cap, w)
+  local excess = spent + cost * w - cap * w
+  if excess <= 0 then return 0 end
+  return math.ceil(excess / cap)
+end
+local function debt_wait(spent, cap, w)
+  local excess = spent - cap * w
+  if excess < 0 then return 0 end
+  return math.floor(excess / cap) + 1
+end
+local function refilled_at(at, spent, cap) if spent > 0 then return at + math.ceil(spent / cap) end return 0 end
+local function expires_at(s)
+  local latest = math.max(s[9], s[11], s[13], s[15],
+    refilled_at(s[1], s[3], REST), refilled_at(s[1], s[4], GQL), refilled_at(s[1], s[5], CPU),
+    refilled_at(s[1], s[6], GQL_CPU), refilled_at(s[1], s[7], PER_MINUTE), refilled_at(s[1], s[8], PER_HOUR))
+  if s[2] > 0 then latest = math.max(latest, s[1] + LEASE_MS) end
+  return latest
+end
+
+local state_key, tickets_key, counter_key = KEYS[1], KEYS[2], KEYS[3]
+local op = ARGV[1]
+local now
+if ARGV[2] == '' then
+  local time = redis.call('TIME')
+  now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+else
+  now = tonumber(ARGV[2])
+end
+local raw = redis.call('GET', state_key)
+local s
+if raw then s = { cmsgpack.unpack(raw) } else s = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 } end
+local t = effective(now, s[1])
+local resource = tonumber(ARGV[3])
+local ws = 8 + (resource - 1) * 2 + 1 -- Lua index of the resource's reset; its used follows
+local w = WINDOWS[resource]
+
+-- Every key of the identity expires when its last window ends, its last bucket is full and its
+-- last lease has run out: then it is worth no more than no state at all.
+local function save(latest_lease)
+  local expires = math.max(expires_at(s), latest_lease)
+  if expires <= t then
+    redis.call('DEL', state_key, tickets_key)
+    return
+  end
+  -- Relative to t, so an injected test clock and the server's own agree on how long keys live.
+  local ttl = expires - t
+  redis.call('SET', state_key, cmsgpack.pack(unpack(s)), 'PX', ttl)
+  if redis.call('EXISTS', tickets_key) == 1 then redis.call('PEXPIRE', tickets_key, ttl) end
+  if redis.call('EXISTS', counter_key) == 1 then redis.call('PEXPIRE', counter_key, ttl) end
+end
+
+if op == 'a' then
+  local limit, cost = tonumber(ARGV[4]), tonumber(ARGV[5])
+  local content, graphql, counts = ARGV[6] == '1', ARGV[7] == '1', ARGV[8] == '1'
+  local reading = t
+  if now >= 0 and now ~= math.huge then reading = math.min(math.floor(now), t) end
+  local lease_end = t + LEASE_MS
+  -- The tickets held with a lease still running are the requests in flight.
+  redis.call('ZREMRANGEBYSCORE', tickets_key, '-inf', t)
+  if raw then s[2] = redis.call('ZCARD', tickets_key) end
+  local elapsed = t - s[1]
+  local reset = current_reset(s[ws], t, w)
+  local used = window_used(s[ws], s[ws + 1], t, w)
+  if counts and used >= limit then return { 0, 1, used, reset, reset, t } end
+  local rule = 0
+  local retry_at = t
+  local in_flight = s[2]
+  if in_flight >= CONCURRENCY then rule = 2; retry_at = t + CONCURRENCY_RETRY_MS end
+  local rest = refill(s[3], REST, elapsed)
+  local gql = refill(s[4], GQL, elapsed)
+  local points, cap, points_rule = rest, REST, 3
+  if graphql then points, cap, points_rule = gql, GQL, 4 end
+  local wait = bucket_wait(points, cost, cap, PW)
+  if wait > 0 then
+    if rule == 0 then rule = points_rule end
+    retry_at = math.max(retry_at, t + wait)
+  end
+  local cpu = refill(s[5], CPU, elapsed)
+  local gql_cpu = refill(s[6], GQL_CPU, elapsed)
+  wait = debt_wait(cpu, CPU, CW)
+  if wait > 0 then
+    if rule == 0 then rule = 5 end
+    retry_at = math.max(retry_at, t + wait)
+  end
+  if graphql then
+    wait = debt_wait(gql_cpu, GQL_CPU, CW)
+    if wait > 0 then
+      if rule == 0 then rule = 6 end
+      retry_at = math.max(retry_at, t + wait)
+    end
+  end
+  local minute = refill(s[7], PER_MINUTE, elapsed)
+  local hour = refill(s[8], PER_HOUR, elapsed)
+  if content then
+    wait = bucket_wait(minute, 1, PER_MINUTE, MINUTE)
+    if wait > 0 then
+      if rule == 0 then rule = 7 end
+      retry_at = math.max(retry_at, t + wait)
+    end
+    wait = bucket_wait(hour, 1, PER_HOUR, HOUR)
+    if wait > 0 then
+      if rule == 0 then rule = 8 end
+      retry_at = math.max(retry_at, t + wait)
+    end
+  end
+  -- A denied request changes no state (all or nothing).
+  if rule ~= 0 then return { 0, rule, used, reset, retry_at, reading } end
+  local new_used = used
+  if counts then new_used = used + 1 end
+  s[1] = t
+  s[2] = in_flight + 1
+  if graphql then s[3] = rest; s[4] = gql + cost * PW else s[3] = rest + cost * PW; s[4] = gql end
+  s[5] = cpu
+  s[6] = gql_cpu
+  if content then s[7] = minute + MINUTE; s[8] = hour + HOUR else s[7] = minute; s[8] = hour end
+  local counted_reset = 0
+  if counts then s[ws] = reset; s[ws + 1] = new_used; counted_reset = reset end
+  -- A ticket id is never handed out twice for an identity: the time, and a counter within it.
+  local id = t * 1024 + redis.call('INCR', counter_key) % 1024
+  redis.call('ZADD', tickets_key, lease_end, string.format('%.0f', id))
+  local latest_lease = tonumber(redis.call('ZRANGE', tickets_key, -1, -1, 'WITHSCORES')[2])
+  save(latest_lease)
+  return { 1, new_used, reset, counted_reset, id }
+end
+
+-- Complete or release: only a ticket this store holds, with its lease running, settles anything.
+local graphql = ARGV[4] == '1'
+local status, cpu_ms = tonumber(ARGV[5]), tonumber(ARGV[6])
+local id, counted_reset = ARGV[7], tonumber(ARGV[8])
+local lease_end = redis.call('ZSCORE', tickets_key, id)
+if lease_end then redis.call('ZREM', tickets_key, id) end
+if not raw or not lease_end or tonumber(lease_end) <= t then
+  return { 0, window_used(s[ws], s[ws + 1], t, w), current_reset(s[ws], t, w) }
+end
+local elapsed = t - s[1]
+local stored_reset, stored_used = s[ws], s[ws + 1]
+local used = stored_used
+if op == 'c' and status == 304 and counted_reset ~= 0 and counted_reset == stored_reset and stored_used > 0 then
+  used = stored_used - 1
+end
+local in_flight = 0
+if s[2] > 0 then in_flight = s[2] - 1 end
+local charge = 0
+if cpu_ms > 0 then charge = math.ceil(cpu_ms) end
+s[3] = refill(s[3], REST, elapsed)
+s[4] = refill(s[4], GQL, elapsed)
+s[5] = math.min(refill(s[5], CPU, elapsed) + math.min(charge, CPU) * CW, 2 * CPU * CW)
+local gql_charge = 0
+if graphql then gql_charge = math.min(charge, GQL_CPU) * CW end
+s[6] = math.min(refill(s[6], GQL_CPU, elapsed) + gql_charge, 2 * GQL_CPU * CW)
+s[7] = refill(s[7], PER_MINUTE, elapsed)
+s[8] = refill(s[8], PER_HOUR, elapsed)
+s[1] = t
+s[2] = in_flight
+s[ws + 1] = used
+local latest = redis.call('ZRANGE', tickets_key, -1, -1, 'WITHSCORES')[2]
+save(tonumber(latest or 0))
+return { 1, window_used(stored_reset, used, t, w), current_reset(stored_reset, t, w) }
+`;
+}

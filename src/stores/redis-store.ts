@@ -1,0 +1,205 @@
+/** The Redis (or Valkey) store: limit state shared by many server instances, one script call per event. */
+import { createHash } from 'node:crypto';
+import { TollgateError } from '../core/errors.js';
+import {
+  AdmissionTicket,
+  type AsyncLimitsStore,
+  allowedVerdict,
+  deniedVerdict,
+  hasStrictRules,
+  type IdentityState,
+  type LimitEvent,
+  type LimitsConfig,
+  type Verdict,
+} from '../limits/index.js';
+import { limitsScript, SCRIPT_RESOURCES, SCRIPT_RULES } from './redis-script.js';
+
+/** The few ioredis methods the store uses (a `Redis` or a `Cluster` client has them all). */
+export interface RedisClientLike {
+  evalsha(sha: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
+  eval(script: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
+  getBuffer(key: string): Promise<Buffer | null>;
+  zcount(key: string, min: number | string, max: number | string): Promise<number>;
+}
+
+export interface RedisStoreOptions {
+  readonly client: RedisClientLike;
+  /** Key prefix, default `tollgate:`. Keys: `<prefix>{<identity>}:s`, `:t`, `:n`. */
+  readonly prefix?: string;
+  /**
+   * Test mode only: use the limiter's clock (the `now` it passes) instead of the Redis server's
+   * `TIME`. In production every instance must share the server's clock.
+   */
+  readonly useCallerClock?: boolean;
+}
+
+/** A Redis store; `config` is fixed by the first call (one script per config). */
+export interface RedisStore extends AsyncLimitsStore {
+  /** Keys of one identity, as the script uses them. */
+  keysOf(identityKey: string): readonly [state: string, tickets: string, counter: string];
+}
+
+const FIELDS = [
+  'at',
+  'inFlight',
+  'restPoints',
+  'graphqlPoints',
+  'cpu',
+  'graphqlCpu',
+  'contentMinute',
+  'contentHour',
+  'coreReset',
+  'coreUsed',
+  'searchReset',
+  'searchUsed',
+  'graphqlReset',
+  'graphqlUsed',
+  'lfsReset',
+  'lfsUsed',
+] as const;
+
+/** The 16 numbers of a MessagePack sequence as the script writes them (ints, or float64). */
+function unpackNumbers(buffer: Buffer): number[] {
+  const numbers: number[] = [];
+  let at = 0;
+  while (at < buffer.length) {
+    const byte = buffer[at]!;
+    if (byte <= 0x7f) numbers.push(byte), (at += 1);
+    else if (byte >= 0xe0) numbers.push(byte - 0x100), (at += 1);
+    else if (byte === 0xcc) numbers.push(buffer.readUInt8(at + 1)), (at += 2);
+    else if (byte === 0xcd) numbers.push(buffer.readUInt16BE(at + 1)), (at += 3);
+    else if (byte === 0xce) numbers.push(buffer.readUInt32BE(at + 1)), (at += 5);
+    else if (byte === 0xcf) numbers.push(Number(buffer.readBigUInt64BE(at + 1))), (at += 9);
+    else if (byte === 0xd0) numbers.push(buffer.readInt8(at + 1)), (at += 2);
+    else if (byte === 0xd1) numbers.push(buffer.readInt16BE(at + 1)), (at += 3);
+    else if (byte === 0xd2) numbers.push(buffer.readInt32BE(at + 1)), (at += 5);
+    else if (byte === 0xd3) numbers.push(Number(buffer.readBigInt64BE(at + 1))), (at += 9);
+    else if (byte === 0xca) numbers.push(buffer.readFloatBE(at + 1)), (at += 5);
+    else if (byte === 0xcb) numbers.push(buffer.readDoubleBE(at + 1)), (at += 9);
+    else
+      throw new TollgateError(
+        'TOLLGATE_STORE_UNAVAILABLE',
+        `redis store: unexpected state byte 0x${byte.toString(16)}`,
+      );
+  }
+  return numbers;
+}
+
+/**
+ * A store over an ioredis client (`new Redis(url)` or `new Redis.Cluster(nodes)`) that the caller
+ * owns. Each event is ONE call of one Lua script, by SHA (sent whole once on NOSCRIPT), which
+ * reads the identity's state, decides every bucket of the request as `stepInto` does, and writes
+ * it back: atomically, whatever the number of instances. Strict window modes are not supported
+ * yet (TOLLGATE_INVALID_OPTION).
+ * @example
+ * import Redis from 'ioredis';
+ * import { createLimiter } from 'tollgate';
+ * import { createRedisStore } from './redis-store.js';
+ * const limiter = createLimiter({ store: createRedisStore({ client: new Redis('redis://127.0.0.1:6379') }) });
+ */
+export function createRedisStore(options: RedisStoreOptions): RedisStore {
+  const { client } = options;
+  const prefix = options.prefix ?? 'tollgate:';
+  const callerClock = options.useCallerClock === true;
+  let script: { config: LimitsConfig; text: string; sha: string } | undefined;
+
+  const scriptFor = (config: LimitsConfig) => {
+    if (script?.config === config) return script;
+    if (hasStrictRules(config))
+      throw new TollgateError(
+        'TOLLGATE_INVALID_OPTION',
+        'redis store: strict window modes are not supported yet; use `bucket`',
+      );
+    const text = limitsScript(config);
+    script = { config, text, sha: createHash('sha1').update(text).digest('hex') };
+    return script;
+  };
+  const keysOf = (key: string) =>
+    [`${prefix}{${key}}:s`, `${prefix}{${key}}:t`, `${prefix}{${key}}:n`] as const;
+
+  async function run(config: LimitsConfig, key: string, args: (string | number)[]): Promise<number[]> {
+    const { text, sha } = scriptFor(config);
+    const keys = keysOf(key);
+    try {
+      return (await client.evalsha(sha, 3, ...keys, ...args)) as number[];
+    } catch (error) {
+      if (!String((error as Error)?.message).startsWith('NOSCRIPT')) throw error;
+      // A restarted or new server: send the script whole; it is cached by SHA from then on.
+      return (await client.eval(text, 3, ...keys, ...args)) as number[];
+    }
+  }
+
+  return {
+    sync: false,
+    keysOf,
+    async apply(event: LimitEvent, now: number, config: LimitsConfig): Promise<Verdict> {
+      const clock = callerClock ? String(now) : '';
+      if (event.kind === 'admit') {
+        const resource = SCRIPT_RESOURCES.indexOf(event.resource) + 1;
+        const answer = await run(config, event.key, [
+          'a',
+          clock,
+          resource,
+          event.limit,
+          event.cost,
+          event.content ? 1 : 0,
+          event.graphql ? 1 : 0,
+          event.countsPrimary ? 1 : 0,
+        ]);
+        if (answer[0] === 0) {
+          const [, rule, used, reset, retryAt, reading] = answer as [
+            number,
+            number,
+            number,
+            number,
+            number,
+            number,
+          ];
+          return deniedVerdict(
+            SCRIPT_RULES[rule - 1]!,
+            event.key,
+            event.resource,
+            event.limit,
+            used,
+            reset,
+            retryAt,
+            reading,
+            config,
+          );
+        }
+        const [, used, reset, countedReset, id] = answer as [number, number, number, number, number];
+        const ticket = new AdmissionTicket(
+          event.key,
+          event.resource,
+          event.graphql,
+          event.limit,
+          countedReset,
+          -1,
+          id,
+        );
+        return allowedVerdict(event.resource, event.limit, used, reset, ticket, config);
+      }
+      const { ticket } = event;
+      const answer = await run(config, ticket.key, [
+        event.kind === 'complete' ? 'c' : 'r',
+        clock,
+        SCRIPT_RESOURCES.indexOf(ticket.resource) + 1,
+        ticket.graphql ? 1 : 0,
+        event.kind === 'complete' ? event.status : 0,
+        event.cpuMs,
+        ticket.id,
+        ticket.countedReset,
+      ]);
+      return allowedVerdict(ticket.resource, ticket.limit, answer[1]!, answer[2]!, null, config);
+    },
+    async read(key: string): Promise<IdentityState | undefined> {
+      const [stateKey] = keysOf(key);
+      const raw = await client.getBuffer(stateKey);
+      if (raw === null) return undefined;
+      const numbers = unpackNumbers(raw);
+      return Object.fromEntries(
+        FIELDS.map((field, i) => [field, numbers[i] ?? 0]),
+      ) as unknown as IdentityState;
+    },
+  };
+}

@@ -1,0 +1,81 @@
+// A real redis-server for the tests: 127.0.0.1, a free port, no persistence; stopped at the end.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import Redis from 'ioredis';
+
+export interface RunningRedis {
+  readonly port: number;
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+/** True when Debian's redis-server is installed. */
+export function redisAvailable(): boolean {
+  try {
+    execFileSync('redis-server', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The one line `npm test` prints when redis-server is missing (CI fails instead). */
+export const REDIS_MISSING =
+  'redis-server not found: the Redis store tests need it (Debian: `apt-get install -y redis-server`); under CI=true they fail';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+async function waitReady(port: number, child: ChildProcess): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    if (child.exitCode !== null)
+      throw new Error(`redis-server on port ${port} exited with ${child.exitCode}`);
+    const client = new Redis({
+      port,
+      host: '127.0.0.1',
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    client.on('error', () => {});
+    try {
+      await client.connect();
+      if ((await client.ping()) === 'PONG') return;
+    } catch {
+      // not yet listening
+    } finally {
+      client.disconnect();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`redis-server on port ${port} did not answer`);
+}
+
+/** Starts redis-server with `extra` arguments (e.g. cluster mode) on a free port. */
+export async function startRedis(extra: string[] = [], port?: number): Promise<RunningRedis> {
+  const chosen = port ?? (await freePort());
+  const child = spawn(
+    'redis-server',
+    ['--port', String(chosen), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...extra],
+    { stdio: 'ignore' },
+  );
+  await waitReady(chosen, child);
+  return {
+    port: chosen,
+    url: `redis://127.0.0.1:${chosen}`,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGKILL');
+      }),
+  };
+}
