@@ -92,7 +92,7 @@ function unpackNumbers(buffer: Buffer): number[] {
  * it back: atomically, whatever the number of instances. Strict window modes are not supported
  * yet (TOLLGATE_INVALID_OPTION).
  * @example
- * import Redis from 'ioredis';
+ * import { Redis } from 'ioredis';
  * import { createLimiter } from 'tollgate';
  * import { createRedisStore } from './redis-store.js';
  * const limiter = createLimiter({ store: createRedisStore({ client: new Redis('redis://127.0.0.1:6379') }) });

@@ -1,7 +1,7 @@
 // The Redis store answers as the memory store does: the same random events, the same injected
 // clock, the same verdicts and headers at every step (fast-check commands against a real Redis).
 import fc from 'fast-check';
-import Redis from 'ioredis';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type AdmitEvent,

@@ -1,7 +1,7 @@
 // A real redis-server for the tests: 127.0.0.1, a free port, no persistence; stopped at the end.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import Redis from 'ioredis';
+import { Redis } from 'ioredis';
 
 export interface RunningRedis {
   readonly port: number;
