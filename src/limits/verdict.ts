@@ -13,7 +13,7 @@ import type { LimitRule, LimitsResource } from './limits-config.js';
  * const verdict = limiter.admit({ identity: limiter.identify({ kind: 'classic', user: 'octocat' }) });
  * const reason: LimitReason = verdict.reason; // 'allowed'
  */
-export type LimitReason = 'allowed' | 'primary_rate_limit' | 'secondary_rate_limit';
+export type LimitReason = 'allowed' | 'primary_rate_limit' | 'secondary_rate_limit' | 'store_unavailable';
 
 /**
  * JSON body of a limited response. `status` is a string, as the service's error bodies carry it.
@@ -57,6 +57,11 @@ export interface Verdict {
   readonly body: LimitBody | null;
   /** Pass to `complete`/`release` once the response is sent; null when denied. */
   readonly ticket: Ticket | null;
+  /**
+   * Set when a shared store could not answer and its failure mode decided instead: `fail-open`
+   * (admitted unchecked), `fail-closed` (refused, 503) or `fallback` (decided by a local store).
+   */
+  readonly degraded?: 'fail-open' | 'fail-closed' | 'fallback';
 }
 
 /**

@@ -12,10 +12,13 @@ import {
   type LimitsConfig,
   type Verdict,
 } from '../limits/index.js';
+import { createMemoryStore } from './memory-store.js';
 import { limitsScript, SCRIPT_RESOURCES, SCRIPT_RULES } from './redis-script.js';
 
 /** The few ioredis methods the store uses (a `Redis` or a `Cluster` client has them all). */
 export interface RedisClientLike {
+  /** `ready` when connected; anything else and the store does not queue a command behind it. */
+  readonly status: string;
   evalsha(sha: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
   eval(script: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
   getBuffer(key: string): Promise<Buffer | null>;
@@ -31,7 +34,19 @@ export interface RedisStoreOptions {
    * `TIME`. In production every instance must share the server's clock.
    */
   readonly useCallerClock?: boolean;
+  /** How long one script call may take before the failure mode decides, in ms. Default 50. */
+  readonly timeoutMs?: number;
+  /**
+   * When Redis does not answer in time: `fail-closed` (default: refuse with 503), `fail-open`
+   * (admit unchecked) or `fallback` (decide with a local memory store until Redis answers again).
+   * The verdict's `degraded` says which applied.
+   */
+  readonly onFailure?: 'fail-closed' | 'fail-open' | 'fallback';
+  /** After a failure, Redis is tried again after this many ms (default 1,000); meanwhile the failure mode decides at once. */
+  readonly retryAfterFailureMs?: number;
 }
+
+const FAILURE_MODES = ['fail-closed', 'fail-open', 'fallback'] as const;
 
 /** A Redis store; `config` is fixed by the first call (one script per config). */
 export interface RedisStore extends AsyncLimitsStore {
@@ -57,6 +72,32 @@ const FIELDS = [
   'lfsReset',
   'lfsUsed',
 ] as const;
+
+/** The refusal when the store cannot decide and the mode is `fail-closed`: 503, said plainly. */
+function unavailableVerdict(resource: Verdict['resource'], limit: number, config: LimitsConfig): Verdict {
+  const body = {
+    message: 'The rate limit store is unavailable; try again shortly.',
+    documentation_url: config.answers.documentationUrl,
+    status: '503',
+  };
+  return {
+    allowed: false,
+    reason: 'store_unavailable',
+    rule: null,
+    resource,
+    limit,
+    remaining: 0,
+    used: 0,
+    reset: 0,
+    retryAt: null,
+    retryAfter: 1,
+    status: 503,
+    headers: { [config.answers.headers.retryAfter]: '1', 'content-type': config.answers.contentType },
+    body,
+    ticket: null,
+    degraded: 'fail-closed',
+  };
+}
 
 /** The 16 numbers of a MessagePack sequence as the script writes them (ints, or float64). */
 function unpackNumbers(buffer: Buffer): number[] {
@@ -101,6 +142,23 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   const { client } = options;
   const prefix = options.prefix ?? 'tollgate:';
   const callerClock = options.useCallerClock === true;
+  const timeoutMs = options.timeoutMs ?? 50;
+  const onFailure = options.onFailure ?? 'fail-closed';
+  const pause = options.retryAfterFailureMs ?? 1000;
+  if (!(FAILURE_MODES as readonly string[]).includes(onFailure))
+    throw new TollgateError(
+      'TOLLGATE_INVALID_OPTION',
+      `redis store: \`onFailure\` is \`${String(onFailure)}\`; valid: ${FAILURE_MODES.join(', ')}`,
+    );
+  if (!(timeoutMs > 0))
+    throw new TollgateError(
+      'TOLLGATE_INVALID_OPTION',
+      `redis store: \`timeoutMs\` must be a positive number, got \`${timeoutMs}\``,
+    );
+  const local = onFailure === 'fallback' ? createMemoryStore() : null;
+  /** Tickets the local store admitted: they are settled there, whatever Redis does meanwhile. */
+  const localTickets = new WeakSet<object>();
+  let downUntil = 0;
   let script: { config: LimitsConfig; text: string; sha: string } | undefined;
 
   const scriptFor = (config: LimitsConfig) => {
@@ -117,7 +175,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   const keysOf = (key: string) =>
     [`${prefix}{${key}}:s`, `${prefix}{${key}}:t`, `${prefix}{${key}}:n`] as const;
 
-  async function run(config: LimitsConfig, key: string, args: (string | number)[]): Promise<number[]> {
+  async function call(config: LimitsConfig, key: string, args: (string | number)[]): Promise<number[]> {
     const { text, sha } = scriptFor(config);
     const keys = keysOf(key);
     try {
@@ -129,11 +187,57 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     }
   }
 
+  /** The script's answer, or null when Redis is down, not connected, or slower than `timeoutMs`. */
+  async function run(config: LimitsConfig, key: string, args: (string | number)[]): Promise<number[] | null> {
+    // A command queued behind a broken connection would run later, after its answer was given.
+    if (Date.now() < downUntil || client.status !== 'ready') return null;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      return await Promise.race([
+        call(config, key, args),
+        new Promise<null>((resolve) => {
+          timer = setTimeout(() => resolve(null), timeoutMs);
+        }),
+      ]).then((answer) => {
+        if (answer === null) downUntil = Date.now() + pause;
+        return answer;
+      });
+    } catch (error) {
+      if (error instanceof TollgateError) throw error;
+      downUntil = Date.now() + pause;
+      return null;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  function degraded(event: LimitEvent, now: number, config: LimitsConfig): Verdict {
+    if (local !== null) {
+      const verdict = local.apply(event, now, config);
+      if (verdict.ticket !== null) localTickets.add(verdict.ticket);
+      return Object.assign(verdict, { degraded: 'fallback' as const });
+    }
+    const resource = event.kind === 'admit' ? event.resource : event.ticket.resource;
+    const limit = event.kind === 'admit' ? event.limit : event.ticket.limit;
+    if (event.kind !== 'admit' || onFailure === 'fail-open') {
+      const ticket =
+        event.kind === 'admit'
+          ? new AdmissionTicket(event.key, resource, event.graphql, limit, 0, -1, 0)
+          : null;
+      return Object.assign(allowedVerdict(resource, limit, 0, 0, ticket, config), {
+        degraded: 'fail-open' as const,
+      });
+    }
+    return unavailableVerdict(resource, limit, config);
+  }
+
   return {
     sync: false,
     keysOf,
     async apply(event: LimitEvent, now: number, config: LimitsConfig): Promise<Verdict> {
       const clock = callerClock ? String(now) : '';
+      if (event.kind !== 'admit' && local !== null && localTickets.has(event.ticket))
+        return Object.assign(local.apply(event, now, config), { degraded: 'fallback' as const });
       if (event.kind === 'admit') {
         const resource = SCRIPT_RESOURCES.indexOf(event.resource) + 1;
         const answer = await run(config, event.key, [
@@ -146,6 +250,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
           event.graphql ? 1 : 0,
           event.countsPrimary ? 1 : 0,
         ]);
+        if (answer === null) return degraded(event, now, config);
         if (answer[0] === 0) {
           const [, rule, used, reset, retryAt, reading] = answer as [
             number,
@@ -190,6 +295,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
         ticket.id,
         ticket.countedReset,
       ]);
+      if (answer === null) return degraded(event, now, config);
       return allowedVerdict(ticket.resource, ticket.limit, answer[1]!, answer[2]!, null, config);
     },
     async read(key: string): Promise<IdentityState | undefined> {

@@ -1,0 +1,144 @@
+// The Redis store when Redis goes away under load and comes back: no request waits past the
+// timeout, the chosen failure mode decides meanwhile, and the store recovers by itself.
+import { Redis } from 'ioredis';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type AdmitEvent, defaultLimits, type LimitsConfig, type Verdict } from '../../src/limits/index.js';
+import { createRedisStore, type RedisStoreOptions } from '../../src/stores/redis-store.js';
+import { REDIS_MISSING, type RunningRedis, redisAvailable, startRedis } from '../support/redis-server.js';
+
+const shipped = defaultLimits();
+/** Two requests per hour for users: the local fallback store must enforce it too. */
+const config: LimitsConfig = {
+  ...shipped,
+  primary: {
+    ...shipped.primary,
+    callers: { ...shipped.primary.callers, user: { ...shipped.primary.callers.user, limit: 2 } },
+  },
+};
+const TIMEOUT_MS = 50;
+
+const available = redisAvailable();
+if (!available && !process.env.CI) console.log(REDIS_MISSING);
+
+describe.runIf(available || process.env.CI)('the Redis store when Redis fails', () => {
+  const cleanups: (() => Promise<void> | void)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  async function setup(onFailure: RedisStoreOptions['onFailure']) {
+    if (!available) throw new Error(REDIS_MISSING);
+    let server = await startRedis();
+    const port = server.port;
+    cleanups.push(() => server.stop());
+    const client = new Redis({ port, host: '127.0.0.1', retryStrategy: () => 20 });
+    client.on('error', () => {});
+    cleanups.push(() => client.disconnect());
+    const store = createRedisStore({ client, timeoutMs: TIMEOUT_MS, onFailure, retryAfterFailureMs: 100 });
+    let user = 0;
+    const admit = async (key = `user:u${user++}`) => {
+      const event: AdmitEvent = {
+        kind: 'admit',
+        key,
+        resource: 'core',
+        limit: 2,
+        cost: 1,
+        content: false,
+        graphql: false,
+        countsPrimary: true,
+      };
+      const started = performance.now();
+      const verdict = await store.apply(event, Date.now(), config);
+      return { verdict, ms: performance.now() - started };
+    };
+    const restart = async () => {
+      server = await startRedis([], port);
+    };
+    await new Promise<void>((resolve) =>
+      client.status === 'ready' ? resolve() : client.once('ready', resolve),
+    );
+    return { server: () => server, restart, admit, store, client };
+  }
+
+  /** Admissions every 2 ms while `during` runs; the slowest wait and every verdict. */
+  async function underLoad(
+    admit: () => Promise<{ verdict: Verdict; ms: number }>,
+    during: () => Promise<void>,
+  ) {
+    const verdicts: Verdict[] = [];
+    let slowest = 0;
+    let running = true;
+    const load = (async () => {
+      while (running) {
+        const { verdict, ms } = await admit();
+        verdicts.push(verdict);
+        slowest = Math.max(slowest, ms);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+    })();
+    await during();
+    running = false;
+    await load;
+    return { verdicts, slowest };
+  }
+
+  it('fail-closed: refuses with 503 while Redis is down, never waiting past the timeout, then recovers', async () => {
+    const { server, restart, admit, client } = await setup('fail-closed');
+    expect((await admit()).verdict.allowed).toBe(true);
+    const { verdicts, slowest } = await underLoad(admit, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      await server().stop();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    });
+    const refused = verdicts.filter((v) => v.degraded === 'fail-closed');
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused[0]).toMatchObject({ allowed: false, status: 503, reason: 'store_unavailable' });
+    expect(refused[0]!.body!.message).toMatch(/rate limit store is unavailable/);
+    expect(slowest).toBeLessThan(TIMEOUT_MS + 150);
+    await restart();
+    await expect
+      .poll(
+        async () => {
+          const { verdict } = await admit();
+          return [verdict.allowed, verdict.degraded ?? 'redis'];
+        },
+        { timeout: 5_000, interval: 50 },
+      )
+      .toEqual([true, 'redis']);
+    expect(client.status).toBe('ready');
+  });
+
+  it('fail-open: admits unchecked while Redis is down, and says so', async () => {
+    const { server, restart, admit } = await setup('fail-open');
+    await server().stop();
+    const { verdict, ms } = await admit();
+    expect(verdict).toMatchObject({ allowed: true, degraded: 'fail-open' });
+    expect(ms).toBeLessThan(TIMEOUT_MS + 150);
+    await restart();
+    await expect
+      .poll(async () => (await admit()).verdict.degraded, { timeout: 5_000, interval: 50 })
+      .toBeUndefined();
+  });
+
+  it('fallback: decides with a local store meanwhile, enforcing the limits there, then returns to Redis', async () => {
+    const { server, restart, admit, store } = await setup('fallback');
+    await server().stop();
+    const answers = [await admit('user:same'), await admit('user:same'), await admit('user:same')];
+    expect(answers.map((a) => [a.verdict.allowed, a.verdict.degraded])).toEqual([
+      [true, 'fallback'],
+      [true, 'fallback'],
+      [false, 'fallback'],
+    ]);
+    // A ticket the local store admitted is settled there.
+    const settled = await store.apply(
+      { kind: 'complete', ticket: answers[0]!.verdict.ticket!, status: 200, cpuMs: 0 },
+      Date.now(),
+      config,
+    );
+    expect(settled.degraded).toBe('fallback');
+    await restart();
+    await expect
+      .poll(async () => (await admit('user:other')).verdict.degraded, { timeout: 5_000, interval: 50 })
+      .toBeUndefined();
+  });
+});
