@@ -17,6 +17,7 @@ const entries: Record<string, string> = {
   node: 'src/adapters/node.ts',
   fastify: 'src/adapters/fastify.ts',
   check: 'src/check/index.ts',
+  redis: 'src/stores/redis-store.ts',
 };
 const root = import.meta.dirname;
 

@@ -1,4 +1,4 @@
-/** The Redis (or Valkey) store: limit state shared by many server instances, one script call per event. */
+/** tollgate/redis: the Redis (or Valkey) store, limit state shared by many server instances, one script call per event. */
 import { createHash } from 'node:crypto';
 import { TollgateError } from '../core/errors.js';
 import {
@@ -22,7 +22,6 @@ export interface RedisClientLike {
   evalsha(sha: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
   eval(script: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
   getBuffer(key: string): Promise<Buffer | null>;
-  zcount(key: string, min: number | string, max: number | string): Promise<number>;
 }
 
 export interface RedisStoreOptions {

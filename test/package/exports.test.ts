@@ -93,6 +93,7 @@ const PINNED_EXPORTS: Record<string, string[]> = {
     'shippedTables',
     'smallestMissing',
   ],
+  'tollgate/redis': ['createRedisStore'],
   'tollgate/routes': ['compileRoutes', 'matchRoute', 'templateParams', 'tryCompileRoutes'],
   'tollgate/limits': [
     'AdmissionTicket',
