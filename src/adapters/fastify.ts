@@ -42,18 +42,25 @@ export async function tollgatePlugin(app: FastifyInstance, options: GateOptions 
         reply.code(answer.status).headers(answer.headers).send(answer.body);
         return;
       }
+      // The client went away while the gate was deciding: nothing to serve, the slot is freed.
+      if (request.raw.destroyed || reply.raw.destroyed) {
+        void answer.settle.abort();
+        return;
+      }
       reply.headers(answer.headers);
       settles.set(request, answer.settle);
       done();
     };
+    // A gate failure answers 500 itself: the request never reaches a route unchecked.
+    const failed = () => void reply.code(500).send({ message: 'Internal Server Error' });
     let answer: GateAnswer | Promise<GateAnswer>;
     try {
       answer = gate.check(factsOf(request));
-    } catch (error) {
-      done(error as Error);
+    } catch {
+      failed();
       return;
     }
-    if (answer instanceof Promise) answer.then(proceed, done);
+    if (answer instanceof Promise) answer.then(proceed, failed);
     else proceed(answer);
   });
   const settled = (result: void | Promise<void> | undefined, done: (error?: Error) => void): void => {

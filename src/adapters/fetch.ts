@@ -1,5 +1,12 @@
 /** tollgate/fetch: the gate around any `(Request) => Response` handler (Hono, Bun, Deno, workers). */
-import { createGate, type Gate, type GateOptions, type RequestFacts, type Settle } from '../index.js';
+import {
+  createGate,
+  type Gate,
+  type GateOptions,
+  type RequestFacts,
+  type Settle,
+  TollgateError,
+} from '../index.js';
 
 /** A Web-standard handler; extra arguments (a worker's env and context) are passed through. */
 export type FetchHandler<A extends unknown[]> = (
@@ -8,8 +15,12 @@ export type FetchHandler<A extends unknown[]> = (
 ) => Response | Promise<Response>;
 
 export interface FetchOptions<A extends unknown[]> {
-  /** The client's address (e.g. Hono's `getConnInfo`, a `cf-connecting-ip` header); default none. */
-  readonly clientAddress?: (request: Request, ...rest: A) => string | undefined;
+  /**
+   * The client's address, which keys anonymous callers' limits (e.g. Hono's `getConnInfo`, the
+   * `cf-connecting-ip` header of a worker). A Web `Request` does not carry it, so it is required:
+   * `null` says every anonymous caller shares one limit, on purpose.
+   */
+  readonly clientAddress: ((request: Request, ...rest: A) => string | undefined) | null;
 }
 
 // The body is passed on as it streams: the slot is settled when it ends, or freed if it is cancelled.
@@ -46,19 +57,26 @@ function settledBody(
  * sees it, so tollgate checks the path as the runtime gives it.
  * @example
  * import { withTollgate } from 'tollgate/fetch';
- * const fetch = withTollgate(() => new Response('ok'), { lookupToken: () => null });
+ * const fetch = withTollgate(() => new Response('ok'), { lookupToken: () => null }, {
+ *   clientAddress: (request) => request.headers.get('cf-connecting-ip') ?? undefined,
+ * });
  * const response = await fetch(new Request('http://localhost/rate_limit'));
  * response.status; // 200
  */
 export function withTollgate<A extends unknown[]>(
   handler: FetchHandler<A>,
   options: GateOptions | Gate,
-  fetchOptions: FetchOptions<A> = {},
+  fetchOptions: FetchOptions<A>,
 ): (request: Request, ...rest: A) => Promise<Response> {
+  if (fetchOptions?.clientAddress === undefined)
+    throw new TollgateError(
+      'TOLLGATE_INVALID_OPTION',
+      'withTollgate: give `clientAddress: (request) => address` (anonymous callers are limited per address), or `clientAddress: null` to give them all one limit',
+    );
   const gate = 'check' in options ? options : createGate(options);
   return async (request, ...rest) => {
     const url = new URL(request.url);
-    const remoteAddress = fetchOptions.clientAddress?.(request, ...rest);
+    const remoteAddress = fetchOptions.clientAddress?.(request, ...rest) ?? undefined;
     const facts: RequestFacts = {
       method: request.method,
       target: url.pathname + url.search,
@@ -72,6 +90,11 @@ export function withTollgate<A extends unknown[]>(
         headers: answer.headers,
       });
     const { settle } = answer;
+    // The client went away while the gate was deciding: nothing to serve, the slot is freed.
+    if (request.signal?.aborted) {
+      await settle.abort();
+      return new Response(null, { status: 499 });
+    }
     request.signal?.addEventListener('abort', () => void settle.abort(), { once: true });
     let response: Response;
     try {

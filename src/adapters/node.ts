@@ -17,13 +17,16 @@ function factsOf(req: IncomingMessage): RequestFacts {
   };
 }
 
-// A handler that failed before answering still answers, with the gate's headers already set.
+// A handler (or the gate itself) that failed before answering still answers. The request never
+// reaches the handler after a gate failure: a failed check is not a passed one.
 function fail(res: ServerResponse): void {
-  if (res.headersSent) res.destroy();
-  else
+  if (res.headersSent || res.destroyed) res.destroy();
+  else {
+    res.removeHeader('content-length');
     res
       .writeHead(500, { 'content-type': 'application/json; charset=utf-8' })
       .end('{"message":"Internal Server Error"}');
+  }
 }
 
 /**
@@ -46,8 +49,13 @@ export function tollgate(
       res.writeHead(answer.status, answer.headers).end(answer.body);
       return;
     }
-    for (const name in answer.headers) res.setHeader(name, answer.headers[name]!);
     const { settle } = answer;
+    // The client went away while the gate was deciding: nothing to serve, the slot is freed.
+    if (res.destroyed || res.req.destroyed) {
+      void settle.abort();
+      return;
+    }
+    for (const name in answer.headers) res.setHeader(name, answer.headers[name]!);
     // One listener: a response emits 'close' after 'finish' too, so this sees every ending.
     res.once('close', () => void (res.writableFinished ? settle.finish(res.statusCode) : settle.abort()));
     try {
@@ -61,12 +69,15 @@ export function tollgate(
     let answer: GateAnswer | Promise<GateAnswer>;
     try {
       answer = gate.check(factsOf(req));
-    } catch (error) {
-      next(error);
+    } catch {
+      fail(res);
       return;
     }
     if (answer instanceof Promise)
-      return answer.then((given) => proceed(given, res, next), next) as Promise<void>;
+      return answer.then(
+        (given) => proceed(given, res, next),
+        () => fail(res),
+      );
     return proceed(answer, res, next);
   };
 }

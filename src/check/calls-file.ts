@@ -98,8 +98,20 @@ export function readListCalls(text: string, file: string): Call[] {
     let method: unknown;
     let path: unknown;
     let visibility: unknown;
-    if (typeof item === 'string') [method, path] = item.trim().split(/\s+/);
-    else if (item !== null && typeof item === 'object')
+    if (typeof item === 'string') {
+      const words = item.trim().split(/\s+/);
+      [method, path] = words;
+      if (words.length > 3 || (words[2] !== undefined && words[2] !== 'public' && words[2] !== 'private')) {
+        issues.push({
+          code: 'bad_call',
+          message: `\`${item}\` is not \`METHOD /path [public|private]\``,
+          path: [...base, i],
+          source,
+        });
+        return;
+      }
+      visibility = words[2];
+    } else if (item !== null && typeof item === 'object')
       ({ method, path, visibility } = item as Record<string, unknown>);
     if (typeof method !== 'string' || typeof path !== 'string') {
       issues.push({

@@ -181,7 +181,18 @@ function unusedGrants(
     };
     const now = met(token.scopes);
     const same = (other: boolean[]) => other.every((value, i) => value === now[i]);
-    return token.scopes.filter((scope) => same(met(token.scopes.filter((s) => s !== scope))));
+    // One at a time, each removal kept before the next is tried: two scopes that can stand in for
+    // each other are not both unused.
+    let kept = [...token.scopes];
+    const unused: string[] = [];
+    for (const scope of token.scopes) {
+      const without = kept.filter((s) => s !== scope);
+      if (same(met(without))) {
+        unused.push(scope);
+        kept = without;
+      }
+    }
+    return unused;
   }
   if (!('permissions' in token)) return [];
   const granted = token.permissions;
@@ -190,11 +201,18 @@ function unusedGrants(
   const now = met(granted);
   const same = (other: boolean[]) => other.every((value, i) => value === now[i]);
   const unused: string[] = [];
+  // One at a time, keeping each removal (or lowering) before trying the next: of two permissions
+  // that stand in for each other, one is needed.
+  let kept: Record<string, Level> = { ...granted };
   for (const [slug, level] of Object.entries(granted)) {
-    const { [slug]: _, ...without } = granted;
-    if (same(met(without))) unused.push(`${slug}=${level}`);
-    else if (level === 'write' && same(met({ ...without, [slug]: 'read' })))
+    const { [slug]: _, ...without } = kept;
+    if (same(met(without))) {
+      unused.push(`${slug}=${level}`);
+      kept = without;
+    } else if (level === 'write' && same(met({ ...without, [slug]: 'read' }))) {
       unused.push(`${slug}=write (read suffices)`);
+      kept = { ...without, [slug]: 'read' };
+    }
   }
   return unused;
 }

@@ -86,6 +86,6 @@ export async function readSources(sources: readonly string[], tables: PolicyTabl
 
 // The `openapi` field of a document, read leniently (the real reader reports any syntax problem).
 function openApiField(text: string): unknown {
-  const version = /^\s*["']?openapi["']?\s*:\s*["']?([0-9.]+)/m.exec(text)?.[1];
+  const version = /(?:^|[{,])\s*["']?openapi["']?\s*:\s*["']?([0-9.]+)/m.exec(text)?.[1];
   return { openapi: version };
 }

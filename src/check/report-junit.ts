@@ -12,7 +12,20 @@ const xml = (text: string) =>
  * import { junitReport } from './report-junit.js';
  * // junitReport(report).startsWith('<?xml') -> true
  */
-export function junitReport(report: CheckReport): string {
+export function junitReport(reports: CheckReport | readonly CheckReport[]): string {
+  const list = Array.isArray(reports) ? reports : [reports as CheckReport];
+  const suites = list.map(junitSuite);
+  const tests = list.reduce((n, report) => n + report.results.length, 0);
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="tollgate check" tests="${tests}">`,
+    ...suites,
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+function junitSuite(report: CheckReport): string {
   const failing = (verdict: string) =>
     verdict === 'denied' ||
     verdict === 'never' ||
@@ -28,11 +41,9 @@ export function junitReport(report: CheckReport): string {
   const failures = report.results.filter((result) => failing(result.verdict)).length;
   const skipped = report.results.filter((r) => r.verdict !== 'allowed' && !failing(r.verdict)).length;
   return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuite name="tollgate check (${xml(report.tokenKind)})" tests="${report.results.length}" failures="${failures}" skipped="${skipped}">`,
     `  <properties><property name="summary" value="${xml(summaryLine(report))}"/></properties>`,
     ...cases,
     '</testsuite>',
-    '',
   ].join('\n');
 }

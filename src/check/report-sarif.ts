@@ -15,7 +15,18 @@ const RULES: readonly { id: Verdict; text: string }[] = [
  * import { sarifReport } from './report-sarif.js';
  * // JSON.parse(sarifReport(report, '0.1.0')).version -> '2.1.0'
  */
-export function sarifReport(report: CheckReport, version: string): string {
+export function sarifReport(reports: CheckReport | readonly CheckReport[], version: string): string {
+  const list = Array.isArray(reports) ? reports : [reports as CheckReport];
+  const log = {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    // One run per report (a workflow's jobs each have their own token).
+    runs: list.map((report) => sarifRun(report, version)),
+  };
+  return `${JSON.stringify(log, null, 2)}\n`;
+}
+
+function sarifRun(report: CheckReport, version: string) {
   const results = report.results
     .filter((result) => result.verdict !== 'allowed')
     .map(({ call, verdict, note }) => ({
@@ -36,23 +47,21 @@ export function sarifReport(report: CheckReport, version: string): string {
         },
       ],
     }));
-  const log = {
-    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
-    version: '2.1.0',
-    runs: [
-      {
-        tool: {
-          driver: {
-            name: 'tollgate',
-            version,
-            informationUri: 'https://www.npmjs.com/package/tollgate',
-            rules: RULES.map((rule) => ({ id: rule.id, shortDescription: { text: rule.text } })),
-          },
-        },
-        results,
-        properties: { summary: summaryLine(report), grant: report.grant, unused: report.unused },
+  return {
+    tool: {
+      driver: {
+        name: 'tollgate',
+        version,
+        informationUri: 'https://www.npmjs.com/package/tollgate',
+        rules: RULES.map((rule) => ({ id: rule.id, shortDescription: { text: rule.text } })),
       },
-    ],
+    },
+    results,
+    properties: {
+      tokenKind: report.tokenKind,
+      summary: summaryLine(report),
+      grant: report.grant,
+      unused: report.unused,
+    },
   };
-  return `${JSON.stringify(log, null, 2)}\n`;
 }

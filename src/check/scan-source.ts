@@ -12,12 +12,14 @@ export interface CodeOffset {
 
 type Node = { type: string; loc?: { start: { line: number; column: number } } } & Record<string, unknown>;
 
-const ROUTE = /^([A-Za-z]+)\s+(\/\S*)$/;
+// `GET /path`, also with a full URL (`POST https://uploads.example.com/path`): the path is the route.
+const ROUTE = /^([A-Za-z]+)\s+(?:[a-z][a-z0-9+.-]*:\/\/[^/\s]+)?(\/\S*)$/i;
 
 function pluginsFor(file: string): ParserPlugin[] {
-  if (/\.[mc]?ts$/.test(file)) return ['typescript'];
-  if (file.endsWith('.tsx')) return ['typescript', 'jsx'];
-  return ['jsx'];
+  // Decorators as TypeScript projects write them (`@Injectable()`), in TypeScript and JavaScript.
+  if (/\.[mc]?ts$/.test(file)) return ['typescript', 'decorators-legacy'];
+  if (file.endsWith('.tsx')) return ['typescript', 'jsx', 'decorators-legacy'];
+  return ['jsx', 'decorators-legacy'];
 }
 
 /** `a.b.c` of a member chain (`this` as `this`), or null when a link is computed or not a name. */
@@ -32,7 +34,15 @@ function chain(node: Node | undefined): string[] | null {
     if (head === null || property.type !== 'Identifier') return null;
     return [...head, property.name as string];
   }
-  if (node.type === 'TSNonNullExpression') return chain(node.expression as Node);
+  // Type-only wrappers: `(octokit as Octokit).rest...`, `octokit!`, `<Octokit>octokit`, `(octokit)`.
+  if (
+    node.type === 'TSNonNullExpression' ||
+    node.type === 'TSAsExpression' ||
+    node.type === 'TSSatisfiesExpression' ||
+    node.type === 'TSTypeAssertion' ||
+    node.type === 'ParenthesizedExpression'
+  )
+    return chain(node.expression as Node);
   return null;
 }
 

@@ -14,6 +14,35 @@ const SHORTHANDS = ['read-all', 'write-all'] as const;
  */
 export const DEFAULT_WORKFLOW_PERMISSIONS = 'read-all';
 
+/**
+ * How the script's own lines and columns map onto the YAML file, or null where they do not line
+ * up: a literal block (`|`) from the first line with text, indented as that line is; a
+ * one-line plain or quoted scalar without escapes, from where its text starts.
+ */
+function scriptOffset(
+  text: string,
+  type: string | undefined,
+  value: string,
+  start: Origin,
+): { line: number; column: number } | null {
+  const lines = text.split('\n');
+  if (type === 'BLOCK_LITERAL') {
+    let line = start.line; // the `|` line; the text starts below it
+    while (line < lines.length && lines[line]!.trim() === '') line++;
+    const indent = lines[line]?.match(/^ */)?.[0].length ?? 0;
+    // The scanner's line 1 is the value's first line, blank ones included.
+    const leadingBlank = value.length - value.replace(/^\n+/, '').length;
+    return { line: line - leadingBlank, column: indent };
+  }
+  if (value.includes('\n')) return null;
+  const source = lines[start.line - 1]?.slice(start.column - 1) ?? '';
+  if (type === 'PLAIN')
+    return source.startsWith(value) ? { line: start.line - 1, column: start.column - 1 } : null;
+  if ((type === 'QUOTE_DOUBLE' || type === 'QUOTE_SINGLE') && source.slice(1).startsWith(value))
+    return { line: start.line - 1, column: start.column };
+  return null;
+}
+
 /** True for a path under a `workflows` folder with a YAML extension. */
 export function isWorkflowPath(file: string): boolean {
   return /(^|[\\/])workflows[\\/][^\\/]+\.ya?ml$/.test(file);
@@ -62,7 +91,11 @@ export function readWorkflow(
     const value = document.getIn(path) as unknown;
     if (value === undefined) return undefined;
     const node = document.getIn(path, true);
-    const all = (level: 'read' | 'write') => Object.fromEntries(slugs.map((slug) => [slug, level]));
+    // `write-all` grants each permission its highest level (`metadata` has only `read`).
+    const all = (level: 'read' | 'write') =>
+      Object.fromEntries(
+        slugs.map((slug) => [slug, tables.permissions.get(slug)!.levels.includes(level) ? level : 'read']),
+      );
     if (value === 'read-all') return all('read');
     if (value === 'write-all') return all('write');
     if (!isMap(node)) {
@@ -93,17 +126,18 @@ export function readWorkflow(
         continue;
       }
       if (level === 'none') continue;
-      if (level !== 'read' && level !== 'write') {
+      const valid = tables.permissions.get(slug)!.levels as readonly string[];
+      if (!valid.includes(level)) {
         issues.push({
           code: 'unknown_level',
           message: `permission \`${key}\` has no level \`${level}\``,
-          hint: 'valid levels: read, write, none',
+          hint: `valid levels: ${[...valid, 'none'].join(', ')}`,
           path: [...path, key],
           source,
         });
         continue;
       }
-      granted[slug] = level;
+      granted[slug] = level as 'read' | 'write';
     }
     return granted;
   }
@@ -149,16 +183,15 @@ export function readWorkflow(
         | undefined;
       if (scriptNode === undefined || typeof scriptNode.value !== 'string') continue;
       const start = at(scriptNode.range?.[0]);
-      const block = scriptNode.type === 'BLOCK_LITERAL' || scriptNode.type === 'BLOCK_FOLDED';
-      // A block scalar's text starts on the line after its `|`, indented as its first line is.
-      const firstLine = block ? start.line + 1 : start.line;
-      const indent = block
-        ? (text.split('\n')[firstLine - 1]?.match(/^ */)?.[0].length ?? 0)
-        : start.column -
-          1 +
-          (/^["']/.test(text.split('\n')[start.line - 1]?.slice(start.column - 1) ?? '') ? 1 : 0);
-      for (const call of scanSource(scriptNode.value, file, routes, { line: firstLine - 1, column: indent }))
-        calls.push({ ...call, via: `${job}: ${call.via ?? 'github-script'}` });
+      const offset = scriptOffset(text, scriptNode.type, scriptNode.value, start);
+      for (const call of scanSource(scriptNode.value, file, routes, offset ?? { line: 0, column: 0 }))
+        calls.push({
+          ...call,
+          // Where the script's text cannot be mapped line for line (folded, or quoted over several
+          // lines, escapes), each call is placed at the script itself.
+          ...(offset === null ? { origin: start } : {}),
+          via: `${job}: ${call.via ?? 'github-script'}`,
+        });
     }
   }
   if (issues.length > 0) throw inputError(issues);

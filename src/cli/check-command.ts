@@ -80,7 +80,12 @@ export const checkCommand: Command = async (args, io) => {
         strict,
       }),
     );
-  else if (grants.length > 0)
+  else if (grants.length > 0) {
+    const others = calls.filter((call) => !grants.some((grant) => grant.file === call.origin.file));
+    if (others.length > 0)
+      throw new UsageError(
+        `check: ${others[0]!.origin.file} is not a workflow and has no token to be judged with; give \`--token FILE\` or \`--kind K\`, or check it on its own`,
+      );
     for (const grant of grants) {
       const jobCalls = calls.filter(
         (call) => call.origin.file === grant.file && call.via?.startsWith(`${grant.job}: `),
@@ -93,16 +98,16 @@ export const checkCommand: Command = async (args, io) => {
           `tollgate: ${grant.origin.file}:${grant.origin.line}:${grant.origin.column}: job \`${grant.job}\` states no \`permissions:\`; the seeds do not show the default, tollgate assumes read-all\n`,
         );
     }
-  else
+  } else
     throw new UsageError(
       'check: give `--token FILE` or `--kind K` (or a workflow file, whose permissions are its token)',
     );
-  for (const report of reports) {
-    if (format === 'json') io.stdout(jsonReport(report));
-    else if (format === 'sarif') io.stdout(sarifReport(report, TOLLGATE_VERSION));
-    else if (format === 'github') io.stdout(githubReport(report));
-    else if (format === 'junit') io.stdout(junitReport(report));
-    else io.stdout(textReport(report, io.isTty));
-  }
+  // One document whatever the number of reports (one per workflow job): a reader parses one thing.
+  if (format === 'json') io.stdout(jsonReport(reports));
+  else if (format === 'sarif') io.stdout(sarifReport(reports, TOLLGATE_VERSION));
+  else if (format === 'junit') io.stdout(junitReport(reports));
+  else
+    for (const report of reports)
+      io.stdout(format === 'github' ? githubReport(report) : textReport(report, io.isTty));
   return reports.every((report) => report.sufficient) ? EXIT.ok : EXIT.insufficient;
 };

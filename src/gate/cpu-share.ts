@@ -1,10 +1,16 @@
 /** CPU time per request where a process serves many at once: the process's CPU, shared among the requests in flight. */
 
+/** A request's place in the share, from its start. */
+export interface CpuMark {
+  readonly from: number;
+  stopped: boolean;
+}
+
 /** Marks a request's start and, at its end, tells the CPU time that was its share. */
 export interface CpuShare {
-  start(): number;
-  /** The share, in ms, of a request that started at `mark`. */
-  stop(mark: number): number;
+  start(): CpuMark;
+  /** The share, in ms, of the request of `mark`; 0 when it was stopped already. */
+  stop(mark: CpuMark): number;
 }
 
 /**
@@ -25,7 +31,7 @@ export interface CpuShare {
  * share.stop(b); // 9
  */
 export function createCpuShare(cpuNow: (() => number) | null): CpuShare {
-  if (cpuNow === null) return { start: () => 0, stop: () => 0 };
+  if (cpuNow === null) return { start: () => ({ from: 0, stopped: false }), stop: () => 0 };
   let inFlight = 0;
   let lastCpu = cpuNow();
   let perRequest = 0; // running sum of each slice's CPU divided by the requests sharing it
@@ -38,12 +44,14 @@ export function createCpuShare(cpuNow: (() => number) | null): CpuShare {
     start() {
       advance();
       inFlight++;
-      return perRequest;
+      return { from: perRequest, stopped: false };
     },
     stop(mark) {
+      if (mark.stopped) return 0;
+      mark.stopped = true;
       advance();
       inFlight = Math.max(0, inFlight - 1);
-      return Math.max(0, perRequest - mark);
+      return Math.max(0, perRequest - mark.from);
     },
   };
 }

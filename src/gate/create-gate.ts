@@ -19,7 +19,7 @@ import {
   type ResourceContext,
   shippedTables,
 } from '../policy/index.js';
-import { createCpuShare, processCpuClock } from './cpu-share.js';
+import { type CpuMark, createCpuShare, processCpuClock } from './cpu-share.js';
 import type { GateAnswer, RespondAnswer, Settle } from './gate-answer.js';
 import { after, type MaybePromise } from './maybe-async.js';
 import type { RequestFacts } from './request-facts.js';
@@ -157,8 +157,7 @@ export function createGate(options: GateOptions): Gate {
       { ...decision.headers, ...limitHeaders },
     );
 
-  function settleOnce(ticket: NonNullable<Verdict['ticket']>): Settle {
-    const mark = cpu.start();
+  function settleOnce(ticket: NonNullable<Verdict['ticket']>, mark: CpuMark): Settle {
     let settled = false;
     return {
       finish(status, cpuMs) {
@@ -177,7 +176,17 @@ export function createGate(options: GateOptions): Gate {
 
   const headOnly = (facts: RequestFacts) => facts.method.toUpperCase() === 'HEAD';
 
+  // Every request shares the process's CPU from the moment it arrives, also one the gate answers
+  // itself: otherwise the work of refusing a flood would be charged to the requests in flight.
   function check(facts: RequestFacts): MaybePromise<GateAnswer> {
+    const mark = cpu.start();
+    return after(decide(facts, mark), (answer) => {
+      if (answer.action === 'respond') cpu.stop(mark);
+      return answer;
+    });
+  }
+
+  function decide(facts: RequestFacts, mark: CpuMark): MaybePromise<GateAnswer> {
     return after(resolveToken(facts), (token) => {
       if (token === BAD_CREDENTIALS)
         return respond(facts, 401, 'Bad credentials', 'bad_credentials', null, {});
@@ -187,14 +196,19 @@ export function createGate(options: GateOptions): Gate {
       if (decision.reason === 'bad_path' || decision.reason === 'unknown_endpoint')
         return refuse(facts, decision, {});
       if (options.resolveContext === undefined || decision.endpoint === null)
-        return limit(facts, token, decision);
+        return limit(facts, token, decision, mark);
       return after(options.resolveContext(decision.endpoint, decision.params, facts), (context) =>
-        limit(facts, token, policy.authorize(request, token, context)),
+        limit(facts, token, policy.authorize(request, token, context), mark),
       );
     });
   }
 
-  function limit(facts: RequestFacts, token: Token, decision: Decision): MaybePromise<GateAnswer> {
+  function limit(
+    facts: RequestFacts,
+    token: Token,
+    decision: Decision,
+    mark: CpuMark,
+  ): MaybePromise<GateAnswer> {
     if (!countDenied && !decision.allowed) return refuse(facts, decision, {});
     const entry = decision.endpoint === null ? undefined : entries.get(decision.endpoint);
     const identity = identify(token);
@@ -209,7 +223,7 @@ export function createGate(options: GateOptions): Gate {
             content: entry.content,
             countsPrimary: entry.countsAgainstPrimary,
           };
-    return after(limiter.admit(admit), (verdict) => answer(facts, decision, entry, identity, verdict));
+    return after(limiter.admit(admit), (verdict) => answer(facts, decision, entry, identity, verdict, mark));
   }
 
   function answer(
@@ -218,6 +232,7 @@ export function createGate(options: GateOptions): Gate {
     entry: EndpointEntry | undefined,
     identity: LimitsIdentity,
     verdict: Verdict,
+    mark: CpuMark,
   ): MaybePromise<GateAnswer> {
     const limited = limitedResponse(verdict);
     if (limited !== null || verdict.ticket === null) {
@@ -235,7 +250,7 @@ export function createGate(options: GateOptions): Gate {
         reason: verdict.rule ?? verdict.reason,
       };
     }
-    const settle = settleOnce(verdict.ticket);
+    const settle = settleOnce(verdict.ticket, mark);
     if (!decision.allowed)
       return after(settle.finish(decision.status), () => refuse(facts, decision, verdict.headers));
     if (entry?.key === 'GET /rate_limit')

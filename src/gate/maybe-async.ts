@@ -12,5 +12,8 @@ export type MaybePromise<T> = T | Promise<T>;
  * await after(Promise.resolve(2), (n) => n + 1); // 3
  */
 export function after<T, R>(value: MaybePromise<T>, next: (value: T) => MaybePromise<R>): MaybePromise<R> {
-  return value instanceof Promise ? value.then(next) : next(value);
+  // Any thenable (a query builder, a promise from another realm) is awaited, not taken as a value.
+  if (typeof (value as { then?: unknown } | null)?.then === 'function')
+    return Promise.resolve(value as PromiseLike<T>).then(next);
+  return next(value as T);
 }

@@ -39,7 +39,10 @@ const AUTHORIZATION = /^(bearer|token|basic)[ \t]+(\S+)[ \t]*$/i;
 
 function decodeBasic(encoded: string): string | null {
   try {
-    const text = atob(encoded);
+    // atob gives one character per byte: decode those bytes as the UTF-8 they are.
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(
+      Uint8Array.from(atob(encoded), (c) => c.charCodeAt(0)),
+    );
     return text.includes(':') ? text : null;
   } catch {
     return null;

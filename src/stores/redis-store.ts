@@ -17,7 +17,7 @@ import { limitsScript, SCRIPT_RESOURCES, SCRIPT_RULES } from './redis-script.js'
 
 /** The few ioredis methods the store uses (a `Redis` or a `Cluster` client has them all). */
 export interface RedisClientLike {
-  /** `ready` when connected; anything else and the store does not queue a command behind it. */
+  /** `ready` when connected; `reconnecting`, `close` or `end`, and no command is queued behind it. */
   readonly status: string;
   evalsha(sha: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
   eval(script: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
@@ -46,6 +46,8 @@ export interface RedisStoreOptions {
 }
 
 const FAILURE_MODES = ['fail-closed', 'fail-open', 'fallback'] as const;
+/** Client states of a connection known to be down (still connecting the first time is not). */
+const BROKEN = new Set(['reconnecting', 'close', 'end']);
 
 /** A Redis store; `config` is fixed by the first call (one script per config). */
 export interface RedisStore extends AsyncLimitsStore {
@@ -189,7 +191,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   /** The script's answer, or null when Redis is down, not connected, or slower than `timeoutMs`. */
   async function run(config: LimitsConfig, key: string, args: (string | number)[]): Promise<number[] | null> {
     // A command queued behind a broken connection would run later, after its answer was given.
-    if (Date.now() < downUntil || client.status !== 'ready') return null;
+    if (Date.now() < downUntil || BROKEN.has(client.status)) return null;
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       return await Promise.race([

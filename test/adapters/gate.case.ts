@@ -239,6 +239,26 @@ export function gateContract(kind: ServerKind): void {
       await expect.poll(() => inFlight(gate, secret)).toBe(0);
     });
 
+    it('answers 500 when the gate itself fails, and the handler never sees the request', async () => {
+      const before = server.arrivals.length;
+      const response = await call(EVENTS, 'broken');
+      expect(response.status).toBe(500);
+      expect(server.arrivals.length).toBe(before);
+    });
+
+    it('frees the slot of a request whose client leaves while the gate is still deciding', async () => {
+      const secret = fresh('fine-grained', 'issues=read');
+      const before = server.arrivals.length;
+      const controller = new AbortController();
+      const pending = call(EVENTS, `slow:${secret}`, { signal: controller.signal });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      controller.abort();
+      await expect(pending).rejects.toThrow();
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(await inFlight(gate, secret)).toBe(0);
+      expect(server.arrivals.length).toBe(before);
+    });
+
     it('admits exactly 100 of 200 concurrent requests, refuses the rest as secondary, and frees every slot', async () => {
       // The shipped limits: 200 requests are within the primary limit and the points.
       const shippedGate = testGate({}, defaultLimits());

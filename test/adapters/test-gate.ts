@@ -57,7 +57,13 @@ export function tokenOfSecret(secret: string): Token | null {
 export function testGate(options: Partial<GateOptions> = {}, config: LimitsConfig = smallLimits): Gate {
   return createGate({
     limiter: createLimiter({ store: createMemoryStore(), config }),
-    lookupToken: (secret) => tokenOfSecret(secret),
+    // `slow:<secret>` answers after 300 ms; `broken` fails, as a token store that is down would.
+    lookupToken: (secret) => {
+      if (secret === 'broken') return Promise.reject(new Error('token store down'));
+      if (secret.startsWith('slow:'))
+        return new Promise((resolve) => setTimeout(() => resolve(tokenOfSecret(secret.slice(5))), 300));
+      return tokenOfSecret(secret);
+    },
     resolveContext: (_endpoint, _params, facts) => ({
       visibility: facts.header('x-test-visibility') === 'public' ? 'public' : 'private',
     }),

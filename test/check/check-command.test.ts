@@ -130,6 +130,13 @@ describe('tollgate check on the examples', () => {
     ).toEqual(['GET /notifications 6', 'PUT /notifications 7', 'GET /repos/{owner}/{repo}/issues/events 9']);
   });
 
+  it('recognizes a minified JSON OpenAPI document', async () => {
+    const api = file('api.json', '{"openapi":"3.0.3","paths":{"/notifications":{"get":{}}}}');
+    const { code, stdout } = await run('check', api, '--kind', 'classic');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/grant: notifications$/m);
+  });
+
   it('reads plain-text calls', async () => {
     const calls = file('calls.txt', '# what the dashboard calls\nGET /notifications\nPUT /notifications\n');
     const { code, stdout } = await run('check', calls, '--kind', 'classic');
@@ -166,6 +173,96 @@ describe('tollgate check on the examples', () => {
       '8 GET /notifications',
       '9 GET /notifications',
     ]);
+  });
+});
+
+describe('tollgate check: what a careful reviewer tried', () => {
+  const twoJobs = () =>
+    file(
+      'two/workflows/two.yml',
+      [
+        'on: push',
+        'permissions: write-all',
+        'jobs:',
+        '  first:',
+        '    runs-on: x',
+        '    permissions: { issues: read }',
+        '    steps:',
+        '      - uses: actions/github-script@v7',
+        '        with:',
+        '          script: await github.rest.issues.listEventsForRepo({ owner, repo });',
+        '  second:',
+        '    runs-on: x',
+        '    steps:',
+        '      - uses: actions/github-script@v7',
+        '        with:',
+        '          script: >',
+        '            await github.request(',
+        "              'GET /repos/{owner}/{repo}/actions/variables', { owner, repo });",
+      ].join('\n'),
+    );
+
+  it('prints one document for a workflow of several jobs: a JSON array, SARIF runs, JUnit suites', async () => {
+    const workflow = twoJobs();
+    const json = JSON.parse((await run('check', workflow, '--json')).stdout);
+    expect(
+      json.map((report: { counts: { allowed: number; uncertain: number } }) => [
+        report.counts.allowed,
+        report.counts.uncertain,
+      ]),
+    ).toEqual([
+      [1, 0],
+      [0, 1],
+    ]);
+    const sarif = JSON.parse((await run('check', workflow, '--format', 'sarif')).stdout);
+    expect(sarif.runs).toHaveLength(2);
+    const junit = (await run('check', workflow, '--format', 'junit')).stdout;
+    expect(junit.match(/<\?xml/g)).toHaveLength(1);
+    expect(junit.match(/<testsuite /g)).toHaveLength(2);
+  });
+
+  it('reads `write-all` as each permission at its highest level, and places each script’s calls', async () => {
+    const { code, stdout } = await run('check', twoJobs(), '--json');
+    expect(code).toBe(0);
+    const [first, second] = JSON.parse(stdout);
+    // A one-line plain script: the call's own column. A folded one: the script's place.
+    expect(first.calls[0]).toMatchObject({ line: 10, column: 25 });
+    expect(second.calls[0]).toMatchObject({ line: 16, column: 19 });
+  });
+
+  it('refuses to judge non-workflow sources with a workflow’s token', async () => {
+    await expect(run('check', twoJobs(), 'examples/ci/bot')).resolves.toMatchObject({ code: 2, stdout: '' });
+  });
+
+  it('sees calls through TypeScript casts and in decorated classes, and routes given as full URLs', async () => {
+    const code = file(
+      'cast.ts',
+      [
+        'declare function Injectable(): ClassDecorator;',
+        '@Injectable()',
+        'export class Bot {',
+        '  constructor(private readonly client: unknown) {}',
+        '  async run() {',
+        '    await (this.client as any).rest.issues.listEventsForRepo({ owner: "o", repo: "r" });',
+        "    await (<any>this.client).request('GET https://api.example.com/notifications');",
+        '  }',
+        '}',
+      ].join('\n'),
+    );
+    const { stdout } = await run('check', code, '--kind', 'classic', '--json');
+    expect(
+      JSON.parse(stdout).calls.map((c: { method: string; path: string }) => `${c.method} ${c.path}`),
+    ).toEqual(['GET /repos/{owner}/{repo}/issues/events', 'GET /notifications']);
+  });
+
+  it('keeps one of two permissions that stand in for each other out of `unused`', async () => {
+    const calls = file('either.txt', 'GET /repos/{owner}/{repo}/issues/events/{event_id}\n');
+    const token = file(
+      'both.yaml',
+      'kind: fine-grained\npermissions: { issues: read, pull_requests: read }\nrepositories: all\n',
+    );
+    const report = JSON.parse((await run('check', calls, '--token', token, '--json')).stdout);
+    expect(report.unused).toHaveLength(1);
   });
 });
 
