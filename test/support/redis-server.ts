@@ -79,3 +79,57 @@ export async function startRedis(extra: string[] = [], port?: number): Promise<R
       }),
   };
 }
+
+/** Three masters on free ports, joined into one Cluster by `redis-cli --cluster create`. */
+export async function startCluster(dir: string): Promise<{ ports: number[]; stop(): Promise<void> }> {
+  const nodes: RunningRedis[] = [];
+  try {
+    for (let i = 0; i < 3; i++) {
+      const port = await freePort();
+      nodes.push(
+        await startRedis(
+          [
+            '--cluster-enabled',
+            'yes',
+            '--cluster-config-file',
+            `nodes-${port}.conf`,
+            '--dir',
+            dir,
+            '--cluster-node-timeout',
+            '2000',
+          ],
+          port,
+        ),
+      );
+    }
+    execFileSync(
+      'redis-cli',
+      [
+        '--cluster',
+        'create',
+        ...nodes.map((node) => `127.0.0.1:${node.port}`),
+        '--cluster-replicas',
+        '0',
+        '--cluster-yes',
+      ],
+      { stdio: 'ignore' },
+    );
+    // Wait until every node agrees the cluster is up.
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const states = nodes.map((node) =>
+        execFileSync('redis-cli', ['-p', String(node.port), 'cluster', 'info'], { encoding: 'utf8' }),
+      );
+      if (states.every((info) => info.includes('cluster_state:ok'))) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } catch (error) {
+    await Promise.all(nodes.map((node) => node.stop()));
+    throw error;
+  }
+  return {
+    ports: nodes.map((node) => node.port),
+    stop: async () => {
+      await Promise.all(nodes.map((node) => node.stop()));
+    },
+  };
+}
