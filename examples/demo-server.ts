@@ -2,9 +2,11 @@
 // and issue events. `npm run demo:server` starts it; the Octokit tests start it with small limits.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createGate, createLimiter, createMemoryStore, type Gate } from 'tollgate';
+import { Redis } from 'ioredis';
+import { createGate, createLimiter, createMemoryStore, type Gate, type LimitsStore } from 'tollgate';
 import type { LimitsConfig } from 'tollgate/limits';
 import { tollgate } from 'tollgate/node';
+import { createRedisStore } from 'tollgate/redis';
 import { lookupToken } from './demo-tokens.js';
 
 export interface DemoServerOptions {
@@ -12,6 +14,8 @@ export interface DemoServerOptions {
   readonly port?: number;
   /** Default: the shipped limits. */
   readonly limits?: LimitsConfig;
+  /** A Redis (or Valkey) URL: the limits live there, shared with every other instance. Default: in memory. */
+  readonly redis?: string;
 }
 
 export interface DemoServer {
@@ -112,8 +116,10 @@ function createApp() {
  * demo treats every repository as private, as the service would for a private one.
  */
 export async function startDemoServer(options: DemoServerOptions = {}): Promise<DemoServer> {
-  const limiter = createLimiter({
-    store: createMemoryStore(),
+  const redis = options.redis === undefined ? null : new Redis(options.redis);
+  const store = redis === null ? createMemoryStore() : createRedisStore({ client: redis, onFailure: 'fallback' });
+  const limiter = createLimiter<LimitsStore>({
+    store,
     ...(options.limits === undefined ? {} : { config: options.limits }),
   });
   const gate = createGate({ limiter, lookupToken });
@@ -133,7 +139,10 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
-        server.close(() => resolve());
+        server.close(() => {
+          redis?.disconnect();
+          resolve();
+        });
       }),
   };
 }

@@ -2,8 +2,15 @@
 import { startDemoServer } from './demo-server.js';
 import { DEMO_TOKENS } from './demo-tokens.js';
 
-const server = await startDemoServer({ port: Number(process.env.PORT ?? 3000) });
-console.log(`tollgate demo server on ${server.url} (Ctrl-C to stop)\n`);
+// `npm run demo:server -- --redis redis://127.0.0.1:6379`: the limits in Redis, shared by instances.
+const at = process.argv.indexOf('--redis');
+const redis = at >= 0 ? process.argv[at + 1] : undefined;
+if (at >= 0 && (redis === undefined || !/^rediss?:\/\//.test(redis))) {
+  console.error('demo:server: `--redis` takes a URL, e.g. --redis redis://127.0.0.1:6379');
+  process.exit(2);
+}
+const server = await startDemoServer({ port: Number(process.env.PORT ?? 3000), ...(redis === undefined ? {} : { redis }) });
+console.log(`tollgate demo server on ${server.url}, limits ${redis === undefined ? 'in memory' : `in Redis at ${redis}`} (Ctrl-C to stop)\n`);
 console.log('tokens (send as `Authorization: Bearer <secret>`):');
 for (const [secret, token] of Object.entries(DEMO_TOKENS)) {
   const grants = 'scopes' in token ? `scopes ${token.scopes.join(', ')}` : 'permissions' in token ? `permissions ${Object.entries(token.permissions).map(([slug, level]) => `${slug}=${level}`).join(', ')}` : '';
