@@ -16,7 +16,7 @@ import { runStackBench } from './stack.mjs';
 // The scenarios reach the public entries only: the root and the tollgate/policy, /routes and /limits subpaths.
 const lib = { ...rootEntry, ...policyEntry, ...routesEntry, ...limitsEntry };
 
-const SCENARIOS = ['policy', 'limits', 'stack', 'http', 'check'];
+const SCENARIOS = ['policy', 'limits', 'stack', 'http', 'check', 'redis'];
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((a) => !SCENARIOS.includes(a));
 if (unknown.length > 0) {
@@ -248,6 +248,27 @@ if (runs('check')) {
   for (const [name, { value, target }] of Object.entries(check))
     console.log(`${name}: ${value} (target < ${target}: ${value < target ? 'met' : 'MISSED'})`);
   scenarios.check = check;
+}
+if (runs('redis')) {
+  const { runRedisBench } = await import(new URL('./redis.mjs', import.meta.url).href);
+  const redis = await runRedisBench();
+  console.log('\n== redis: local redis-server, 1 and 64 in flight, 1.5 s each ==');
+  if (redis.skipped) console.log(redis.skipped);
+  else {
+    for (const [name, r] of Object.entries(redis.results))
+      console.log(`${name.padEnd(62)} ${String(r[1]).padStart(8)}/s  ${String(r[64]).padStart(8)}/s`);
+    for (const [name, value] of Object.entries(redis.ratios)) console.log(`ratio ${name}: ${value}x`);
+    console.log(
+      `round trips per admission: ${redis.roundTripsPerAdmission} (target 1: ${redis.roundTripsPerAdmission <= 1.01 ? 'met' : 'MISSED'})`,
+    );
+    console.log(
+      `bytes per identity in Redis (MEMORY USAGE, one request completed): ${redis.bytesPerIdentity}`,
+    );
+    console.log(
+      `target at least rate-limiter-flexible's throughput: ${redis.ratios['tollgate / rate-limiter-flexible, 64 in flight'] >= 1 ? 'met' : 'MISSED'}; at least 0.6x PING at 64 in flight: ${redis.ratios['tollgate / PING, 64 in flight'] >= 0.6 ? 'met' : 'MISSED'}`,
+    );
+  }
+  scenarios.redis = redis;
 }
 scenarios.summary = summary;
 scenarios.allocations = allocations;

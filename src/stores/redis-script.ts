@@ -18,9 +18,9 @@ export const SCRIPT_RESOURCES = ['core', 'search', 'graphql', 'lfs'] as const;
 
 /**
  * The script for one config: its numbers are written into the code, so a config is one script,
- * loaded once and called by SHA. KEYS: the identity's state, its held tickets (a sorted set of
- * ticket ids scored by lease end) and its ticket counter (an id is the admission's time times
- * 1,024 plus the counter modulo 1,024: never the same twice), all hash-tagged by the identity so a
+ * loaded once and called by SHA. KEYS: the identity's state (with a ticket counter: an id is the
+ * admission's time times 1,024 plus the counter modulo 1,024, never the same twice) and its held
+ * tickets (a sorted set of ticket ids scored by lease end), both hash-tagged by the identity so a
  * Cluster keeps them in one slot. ARGV[1] is `a` (admit), `c` (complete) or `r` (release);
  * ARGV[2] the clock reading in ms, or empty for the server's own `TIME`. Every number is an
  * integer below 2^53 and every operation the one `stepInto` does, in the same IEEE doubles, so
@@ -90,7 +90,7 @@ local function expires_at(s)
   return latest
 end
 
-local state_key, tickets_key, counter_key = KEYS[1], KEYS[2], KEYS[3]
+local state_key, tickets_key = KEYS[1], KEYS[2]
 local op = ARGV[1]
 local now
 if ARGV[2] == '' then
@@ -101,16 +101,19 @@ else
 end
 local raw = redis.call('GET', state_key)
 local s
-if raw then s = { cmsgpack.unpack(raw) } else s = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 } end
+-- The 16 numbers of IdentityState, then the ticket counter.
+if raw then s = { cmsgpack.unpack(raw) } else s = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 } end
+if s[17] == nil then s[17] = 0 end
 local t = effective(now, s[1])
 local resource = tonumber(ARGV[3])
 local ws = 8 + (resource - 1) * 2 + 1 -- Lua index of the resource's reset; its used follows
 local w = WINDOWS[resource]
 
 -- Every key of the identity expires when its last window ends, its last bucket is full and its
--- last lease has run out: then it is worth no more than no state at all.
-local function save(latest_lease)
-  local expires = math.max(expires_at(s), latest_lease)
+-- last lease has run out (a held ticket keeps \`inFlight\` above 0, so \`t + LEASE_MS\` counts): then
+-- it is worth no more than no state at all.
+local function save()
+  local expires = expires_at(s)
   if expires <= t then
     redis.call('DEL', state_key, tickets_key)
     return
@@ -118,8 +121,7 @@ local function save(latest_lease)
   -- Relative to t, so an injected test clock and the server's own agree on how long keys live.
   local ttl = expires - t
   redis.call('SET', state_key, cmsgpack.pack(unpack(s)), 'PX', ttl)
-  if redis.call('EXISTS', tickets_key) == 1 then redis.call('PEXPIRE', tickets_key, ttl) end
-  if redis.call('EXISTS', counter_key) == 1 then redis.call('PEXPIRE', counter_key, ttl) end
+  redis.call('PEXPIRE', tickets_key, ttl)
 end
 
 if op == 'a' then
@@ -189,10 +191,10 @@ if op == 'a' then
   local counted_reset = 0
   if counts then s[ws] = reset; s[ws + 1] = new_used; counted_reset = reset end
   -- A ticket id is never handed out twice for an identity: the time, and a counter within it.
-  local id = t * 1024 + redis.call('INCR', counter_key) % 1024
+  s[17] = (s[17] + 1) % 1024
+  local id = t * 1024 + s[17]
   redis.call('ZADD', tickets_key, lease_end, string.format('%.0f', id))
-  local latest_lease = tonumber(redis.call('ZRANGE', tickets_key, -1, -1, 'WITHSCORES')[2])
-  save(latest_lease)
+  save()
   return { 1, new_used, reset, counted_reset, id }
 end
 
@@ -226,8 +228,7 @@ s[8] = refill(s[8], PER_HOUR, elapsed)
 s[1] = t
 s[2] = in_flight
 s[ws + 1] = used
-local latest = redis.call('ZRANGE', tickets_key, -1, -1, 'WITHSCORES')[2]
-save(tonumber(latest or 0))
+save()
 return { 1, window_used(stored_reset, used, t, w), current_reset(stored_reset, t, w) }
 `;
 }

@@ -26,7 +26,7 @@ export interface RedisClientLike {
 
 export interface RedisStoreOptions {
   readonly client: RedisClientLike;
-  /** Key prefix, default `tollgate:`. Keys: `<prefix>{<identity>}:s`, `:t`, `:n`. */
+  /** Key prefix, default `tollgate:`. Keys: `<prefix>{<identity>}:s` (state) and `:t` (held tickets). */
   readonly prefix?: string;
   /**
    * Test mode only: use the limiter's clock (the `now` it passes) instead of the Redis server's
@@ -52,7 +52,7 @@ const BROKEN = new Set(['reconnecting', 'close', 'end']);
 /** A Redis store; `config` is fixed by the first call (one script per config). */
 export interface RedisStore extends AsyncLimitsStore {
   /** Keys of one identity, as the script uses them. */
-  keysOf(identityKey: string): readonly [state: string, tickets: string, counter: string];
+  keysOf(identityKey: string): readonly [state: string, tickets: string];
 }
 
 const FIELDS = [
@@ -173,18 +173,17 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     script = { config, text, sha: createHash('sha1').update(text).digest('hex') };
     return script;
   };
-  const keysOf = (key: string) =>
-    [`${prefix}{${key}}:s`, `${prefix}{${key}}:t`, `${prefix}{${key}}:n`] as const;
+  const keysOf = (key: string) => [`${prefix}{${key}}:s`, `${prefix}{${key}}:t`] as const;
 
   async function call(config: LimitsConfig, key: string, args: (string | number)[]): Promise<number[]> {
     const { text, sha } = scriptFor(config);
     const keys = keysOf(key);
     try {
-      return (await client.evalsha(sha, 3, ...keys, ...args)) as number[];
+      return (await client.evalsha(sha, 2, ...keys, ...args)) as number[];
     } catch (error) {
       if (!String((error as Error)?.message).startsWith('NOSCRIPT')) throw error;
       // A restarted or new server: send the script whole; it is cached by SHA from then on.
-      return (await client.eval(text, 3, ...keys, ...args)) as number[];
+      return (await client.eval(text, 2, ...keys, ...args)) as number[];
     }
   }
 
