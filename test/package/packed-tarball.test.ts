@@ -91,7 +91,9 @@ beforeAll(() => {
       '--prefer-offline',
       '--no-audit',
       '--no-fund',
-      ...['@types/node', 'fastify', 'express', '@types/express', 'hono', '@hono/node-server'].map(devVersion),
+      ...['@types/node', 'fastify', 'express', '@types/express', 'hono', '@hono/node-server', 'ioredis'].map(
+        devVersion,
+      ),
     ],
     { cwd: consumer, stdio: 'pipe' },
   );
