@@ -32,6 +32,8 @@ export const SCRIPT_RESOURCES = ['core', 'search', 'graphql', 'lfs'] as const;
  */
 export function limitsScript(config: LimitsConfig): string {
   const { primary, secondary } = config;
+  const modes = secondary.windowModes;
+  const strict = Object.values(modes).includes('strict');
   const windows = [
     primary.windowMs,
     primary.resources.search.windowMs,
@@ -54,6 +56,13 @@ local MINUTE = 60000
 local HOUR = 3600000
 local SKEW = 1000
 local CONCURRENCY_RETRY_MS = 1000
+-- Window modes (see strict-window.ts): six sub-windows and a ring of seven counters per rule,
+-- after the state's 16 numbers and the ticket counter: rest, GraphQL points, content minute, hour.
+local STRICT = ${strict}
+local STRICT_REST, STRICT_GQL = ${modes.rest_points === 'strict'}, ${modes.graphql_points === 'strict'}
+local STRICT_MINUTE, STRICT_HOUR = ${modes.content_per_minute === 'strict'}, ${modes.content_per_hour === 'strict'}
+local K, RING = 6, 7
+local SB = { 18, 26, 34, 42 }
 
 local function effective(now, at)
   if not (now >= 0) or now == math.huge then return at end
@@ -81,12 +90,53 @@ local function debt_wait(spent, cap, w)
   if excess < 0 then return 0 end
   return math.floor(excess / cap) + 1
 end
+local function sub_ms(w) return math.ceil(w / K) end
+local function oldest(current, newest) return math.max(0, current - K, newest - K) end
+local s
+local function strict_count(b, t, w)
+  local newest = s[b]
+  local current = math.max(math.floor(t / sub_ms(w)), newest)
+  local count = 0
+  for n = oldest(current, newest), newest do count = count + s[b + 1 + (n % RING)] end
+  return count
+end
+local function strict_wait(b, t, w, cost, cap)
+  local sub = sub_ms(w)
+  local newest = s[b]
+  local current = math.max(math.floor(t / sub), newest)
+  local count = strict_count(b, t, w)
+  if count + cost <= cap then return 0 end
+  for n = oldest(current, newest), newest do
+    count = count - s[b + 1 + (n % RING)]
+    if count + cost <= cap then return math.max(1, (n + RING) * sub - t) end
+  end
+  return math.max(1, (newest + RING) * sub - t)
+end
+local function strict_charge(b, t, w, cost)
+  local newest = s[b]
+  local current = math.max(math.floor(t / sub_ms(w)), newest)
+  if current > newest then
+    for n = math.max(newest + 1, current - K), current do s[b + 1 + (n % RING)] = 0 end
+    s[b] = current
+  end
+  s[b + 1 + (current % RING)] = s[b + 1 + (current % RING)] + cost
+end
+local function strict_expires(b, w)
+  for i = 1, RING do
+    if s[b + i] > 0 then return (s[b] + RING) * sub_ms(w) end
+  end
+  return 0
+end
 local function refilled_at(at, spent, cap) if spent > 0 then return at + math.ceil(spent / cap) end return 0 end
 local function expires_at(s)
   local latest = math.max(s[9], s[11], s[13], s[15],
     refilled_at(s[1], s[3], REST), refilled_at(s[1], s[4], GQL), refilled_at(s[1], s[5], CPU),
     refilled_at(s[1], s[6], GQL_CPU), refilled_at(s[1], s[7], PER_MINUTE), refilled_at(s[1], s[8], PER_HOUR))
   if s[2] > 0 then latest = math.max(latest, s[1] + LEASE_MS) end
+  if STRICT then
+    latest = math.max(latest, strict_expires(SB[1], PW), strict_expires(SB[2], PW),
+      strict_expires(SB[3], MINUTE), strict_expires(SB[4], HOUR))
+  end
   return latest
 end
 
@@ -100,10 +150,10 @@ else
   now = tonumber(ARGV[2])
 end
 local raw = redis.call('GET', state_key)
-local s
 -- The 16 numbers of IdentityState, then the ticket counter.
 if raw then s = { cmsgpack.unpack(raw) } else s = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 } end
 if s[17] == nil then s[17] = 0 end
+if STRICT then for i = 18, 49 do if s[i] == nil then s[i] = 0 end end end
 local t = effective(now, s[1])
 local resource = tonumber(ARGV[3])
 local ws = 8 + (resource - 1) * 2 + 1 -- Lua index of the resource's reset; its used follows
@@ -143,9 +193,10 @@ if op == 'a' then
   if in_flight >= CONCURRENCY then rule = 2; retry_at = t + CONCURRENCY_RETRY_MS end
   local rest = refill(s[3], REST, elapsed)
   local gql = refill(s[4], GQL, elapsed)
-  local points, cap, points_rule = rest, REST, 3
-  if graphql then points, cap, points_rule = gql, GQL, 4 end
-  local wait = bucket_wait(points, cost, cap, PW)
+  local points, cap, points_rule, points_strict, points_base = rest, REST, 3, STRICT_REST, SB[1]
+  if graphql then points, cap, points_rule, points_strict, points_base = gql, GQL, 4, STRICT_GQL, SB[2] end
+  local wait
+  if points_strict then wait = strict_wait(points_base, t, PW, cost, cap) else wait = bucket_wait(points, cost, cap, PW) end
   if wait > 0 then
     if rule == 0 then rule = points_rule end
     retry_at = math.max(retry_at, t + wait)
@@ -167,12 +218,12 @@ if op == 'a' then
   local minute = refill(s[7], PER_MINUTE, elapsed)
   local hour = refill(s[8], PER_HOUR, elapsed)
   if content then
-    wait = bucket_wait(minute, 1, PER_MINUTE, MINUTE)
+    if STRICT_MINUTE then wait = strict_wait(SB[3], t, MINUTE, 1, PER_MINUTE) else wait = bucket_wait(minute, 1, PER_MINUTE, MINUTE) end
     if wait > 0 then
       if rule == 0 then rule = 7 end
       retry_at = math.max(retry_at, t + wait)
     end
-    wait = bucket_wait(hour, 1, PER_HOUR, HOUR)
+    if STRICT_HOUR then wait = strict_wait(SB[4], t, HOUR, 1, PER_HOUR) else wait = bucket_wait(hour, 1, PER_HOUR, HOUR) end
     if wait > 0 then
       if rule == 0 then rule = 8 end
       retry_at = math.max(retry_at, t + wait)
@@ -184,10 +235,21 @@ if op == 'a' then
   if counts then new_used = used + 1 end
   s[1] = t
   s[2] = in_flight + 1
-  if graphql then s[3] = rest; s[4] = gql + cost * PW else s[3] = rest + cost * PW; s[4] = gql end
+  -- A strict rule counts in its sub-windows; its bucket number stays as it was.
+  if points_strict then strict_charge(points_base, t, PW, cost) end
+  s[3] = rest
+  s[4] = gql
+  if not points_strict then
+    if graphql then s[4] = gql + cost * PW else s[3] = rest + cost * PW end
+  end
   s[5] = cpu
   s[6] = gql_cpu
-  if content then s[7] = minute + MINUTE; s[8] = hour + HOUR else s[7] = minute; s[8] = hour end
+  s[7] = minute
+  s[8] = hour
+  if content then
+    if STRICT_MINUTE then strict_charge(SB[3], t, MINUTE, 1) else s[7] = minute + MINUTE end
+    if STRICT_HOUR then strict_charge(SB[4], t, HOUR, 1) else s[8] = hour + HOUR end
+  end
   local counted_reset = 0
   if counts then s[ws] = reset; s[ws + 1] = new_used; counted_reset = reset end
   -- A ticket id is never handed out twice for an identity: the time, and a counter within it.

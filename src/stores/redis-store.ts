@@ -6,7 +6,6 @@ import {
   type AsyncLimitsStore,
   allowedVerdict,
   deniedVerdict,
-  hasStrictRules,
   type IdentityState,
   type LimitEvent,
   type LimitsConfig,
@@ -131,8 +130,7 @@ function unpackNumbers(buffer: Buffer): number[] {
  * A store over an ioredis client (`new Redis(url)` or `new Redis.Cluster(nodes)`) that the caller
  * owns. Each event is ONE call of one Lua script, by SHA (sent whole once on NOSCRIPT), which
  * reads the identity's state, decides every bucket of the request as `stepInto` does, and writes
- * it back: atomically, whatever the number of instances. Strict window modes are not supported
- * yet (TOLLGATE_INVALID_OPTION).
+ * it back: atomically, whatever the number of instances, in either window mode.
  * @example
  * import { Redis } from 'ioredis';
  * import { createLimiter } from 'tollgate';
@@ -164,11 +162,6 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
 
   const scriptFor = (config: LimitsConfig) => {
     if (script?.config === config) return script;
-    if (hasStrictRules(config))
-      throw new TollgateError(
-        'TOLLGATE_INVALID_OPTION',
-        'redis store: strict window modes are not supported yet; use `bucket`',
-      );
     const text = limitsScript(config);
     script = { config, text, sha: createHash('sha1').update(text).digest('hex') };
     return script;

@@ -18,7 +18,7 @@ import { REDIS_MISSING, type RunningRedis, redisAvailable, startRedis } from '..
 
 const shipped = defaultLimits();
 /** Small numbers so random runs reach every rule: primary 5 per 10 s, 3 in flight, points 12 per 6 s, CPU 3 s per 6 s, content 3 per minute and 5 per hour. */
-const config: LimitsConfig = {
+const bucketConfig: LimitsConfig = {
   ...shipped,
   primary: {
     ...shipped.primary,
@@ -37,6 +37,19 @@ const config: LimitsConfig = {
     content: { perMinute: 3, perHour: 5 },
   },
 };
+const strictConfig: LimitsConfig = {
+  ...bucketConfig,
+  secondary: {
+    ...bucketConfig.secondary,
+    windowModes: {
+      rest_points: 'strict',
+      graphql_points: 'bucket',
+      content_per_minute: 'strict',
+      content_per_hour: 'strict',
+    },
+  },
+};
+let config = bucketConfig;
 
 interface Real {
   memory: MemoryStore;
@@ -177,30 +190,38 @@ describe.runIf(available || process.env.CI)('the Redis store against the memory 
     await server?.stop();
   });
 
-  it('gives the same verdict and headers at every step of random event sequences', async () => {
-    let steps = 0;
-    let allowed = 0;
-    let denied = 0;
-    await fc.assert(
-      fc.asyncProperty(fc.commands(commands, { maxCommands: 80, size: 'large' }), async (cmds) => {
-        const real: Real = {
-          memory: createMemoryStore(),
-          redis: createRedisStore({ client, useCallerClock: true }),
-          now: 1_700_000_000_000,
-          tickets: [],
-          denied: 0,
-          run: `run${runs++}`,
-        };
-        await fc.asyncModelRun(() => ({ model: {}, real }), cmds);
-        steps += [...cmds].length;
-        allowed += real.tickets.length;
-        denied += real.denied;
-      }),
-      { numRuns: Math.max(300, Math.floor(fcRuns * 0.3)) },
-    );
-    // The runs reached both answers many times over (a property that admits nothing proves little).
-    expect(steps).toBeGreaterThan(3000);
-    expect(allowed).toBeGreaterThan(500);
-    expect(denied).toBeGreaterThan(100);
-  }, 240_000);
+  it.each([
+    ['bucket', bucketConfig],
+    ['strict', strictConfig],
+  ] as const)(
+    'gives the same verdict and headers at every step of random event sequences (%s windows)',
+    async (_mode, chosen) => {
+      config = chosen;
+      let steps = 0;
+      let allowed = 0;
+      let denied = 0;
+      await fc.assert(
+        fc.asyncProperty(fc.commands(commands, { maxCommands: 80, size: 'large' }), async (cmds) => {
+          const real: Real = {
+            memory: createMemoryStore(),
+            redis: createRedisStore({ client, useCallerClock: true }),
+            now: 1_700_000_000_000,
+            tickets: [],
+            denied: 0,
+            run: `run${runs++}`,
+          };
+          await fc.asyncModelRun(() => ({ model: {}, real }), cmds);
+          steps += [...cmds].length;
+          allowed += real.tickets.length;
+          denied += real.denied;
+        }),
+        { numRuns: Math.max(300, Math.floor(fcRuns * 0.3)) },
+      );
+      // The runs reached both answers many times over (a property that admits nothing proves little).
+      expect(steps).toBeGreaterThan(3000);
+      expect(allowed).toBeGreaterThan(500);
+      expect(denied).toBeGreaterThan(100);
+    },
+    240_000,
+  );
 });
