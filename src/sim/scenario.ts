@@ -1,0 +1,43 @@
+/** What a simulation runs: callers, their tokens, workers, pace, request mix, and how they behave when limited. */
+import type { LimitsCaller, WindowedRule, WindowMode } from '../limits/index.js';
+import type { Distribution } from './random.js';
+
+/** How a client reacts to a limited answer. */
+export type Behaviour = 'polite' | 'greedy' | 'fixed-rate' | 'octokit';
+export const BEHAVIOURS: readonly Behaviour[] = ['polite', 'greedy', 'fixed-rate', 'octokit'];
+
+/** One endpoint of the request mix, by its key in the table (`GET /notifications`), with a weight. */
+export interface MixEntry {
+  readonly endpoint: string;
+  readonly weight: number;
+}
+
+export interface CallerSpec {
+  readonly name: string;
+  /** Who calls: the token kind and the identity facts the limits read. */
+  readonly token: LimitsCaller;
+  /** Requests in flight at most (each worker waits for its answer). Default 1. */
+  readonly workers?: number;
+  /** Offered requests per second, all workers together; default: as fast as answers come back. */
+  readonly rate?: number;
+  /** Requests to complete; the caller stops then. Default: until the simulation ends. */
+  readonly work?: number;
+  readonly mix: readonly MixEntry[];
+  /** The service's answer time, ms. Default 50. */
+  readonly latencyMs?: Distribution;
+  /** The CPU a request costs the service, ms, charged when it completes. Default 5. */
+  readonly cpuMs?: Distribution;
+  readonly behaviour: Behaviour;
+}
+
+export interface Scenario {
+  /** Every draw of the run comes from this seed. */
+  readonly seed: number;
+  /** Virtual seconds to simulate; without it, until every caller's work is done. */
+  readonly durationSeconds?: number;
+  /** Virtual start time, epoch ms. Default 2026-01-01T00:00:00Z. */
+  readonly start?: number;
+  /** Window modes of the per-minute and per-hour rules, over the limits table's. */
+  readonly windowModes?: Readonly<Partial<Record<WindowedRule, WindowMode>>>;
+  readonly callers: readonly CallerSpec[];
+}

@@ -1,0 +1,113 @@
+// The simulator against what the seed's numbers and the limits' stated guarantees say must happen.
+import { describe, expect, it } from 'vitest';
+import type { Scenario } from '../../src/sim/scenario.js';
+import { simulate } from '../../src/sim/simulate.js';
+
+const EVENTS = [{ endpoint: 'GET /repos/{owner}/{repo}/issues/events', weight: 1 }];
+const hour = (callers: Scenario['callers'], extra: Partial<Scenario> = {}): Scenario => ({
+  seed: 42,
+  durationSeconds: 3600,
+  callers,
+  ...extra,
+});
+
+describe('the simulator', () => {
+  it('is deterministic: the same scenario and seed give the same report, byte for byte', () => {
+    const scenario = hour([
+      {
+        name: 'sync',
+        token: { kind: 'app-installation', installation: '7', repositoriesCount: 5, usersCount: 3 },
+        workers: 4,
+        behaviour: 'polite',
+        mix: EVENTS,
+        latencyMs: { exponential: 80 },
+      },
+      {
+        name: 'scraper',
+        token: { kind: 'anonymous', ip: '198.51.100.7' },
+        behaviour: 'greedy',
+        mix: EVENTS,
+        latencyMs: { uniform: [20, 60] },
+      },
+    ]);
+    expect(JSON.stringify(simulate(scenario))).toBe(JSON.stringify(simulate(scenario)));
+    expect(JSON.stringify(simulate({ ...scenario, seed: 43 }))).not.toBe(JSON.stringify(simulate(scenario)));
+  });
+
+  it('admits exactly 60 of a greedy unauthenticated client in an hour', () => {
+    const [caller] = simulate(
+      hour([
+        {
+          name: 'scraper',
+          token: { kind: 'anonymous', ip: '198.51.100.7' },
+          behaviour: 'greedy',
+          mix: EVENTS,
+        },
+      ]),
+    ).callers;
+    expect(caller!.admitted).toBe(60);
+    expect(caller!.denied.primary).toBe(caller!.sent - 60);
+  });
+
+  it('admits exactly 7,000 of an installation on 50 repositories and 30 users in an hour', () => {
+    const [caller] = simulate(
+      hour([
+        {
+          name: 'sync',
+          token: { kind: 'app-installation', installation: '1', repositoriesCount: 50, usersCount: 30 },
+          workers: 10,
+          behaviour: 'greedy',
+          mix: EVENTS,
+        },
+      ]),
+    ).callers;
+    expect(caller!.admitted).toBe(7_000);
+  });
+
+  it('a lone polite client is not denied again after waiting what it was told, and sends nothing while limited', () => {
+    const [caller] = simulate(
+      hour([
+        {
+          name: 'polite',
+          token: { kind: 'app-installation', installation: '2', repositoriesCount: 50, usersCount: 30 },
+          behaviour: 'polite',
+          mix: EVENTS,
+          latencyMs: 10,
+        },
+      ]),
+    ).callers;
+    expect(caller!.admitted).toBe(7_000);
+    expect(caller!.denied.primary).toBe(1);
+    expect(caller!.sentWhileLimited).toBe(0);
+    expect(caller!.abandoned).toBe(0);
+  });
+
+  it('gives greedy 5-point writes what the points rule promises: a token bucket, or a strict window', () => {
+    // PUT /repos/{owner}/{repo}/notifications costs 5 points and creates no content.
+    const writes = [{ endpoint: 'PUT /repos/{owner}/{repo}/notifications', weight: 1 }];
+    const run = (windowModes?: Scenario['windowModes']) =>
+      simulate(
+        hour(
+          [
+            {
+              name: 'writer',
+              token: { kind: 'classic', user: 'writer' },
+              behaviour: 'greedy',
+              mix: writes,
+              latencyMs: 1,
+              cpuMs: 0,
+            },
+          ],
+          { durationSeconds: 120, ...(windowModes === undefined ? {} : { windowModes }) },
+        ),
+      ).callers[0]!;
+    const bucket = run();
+    // 900 points full: 180 writes at once, then one write per 5 points of refill (900 per 60 s).
+    expect(bucket.perMinute.admitted[0]).toBeGreaterThanOrEqual(180 + 165);
+    expect(bucket.admitted).toBeLessThanOrEqual(180 + (120 * 900) / 60 / 5 + 1);
+    const strict = run({ rest_points: 'strict' });
+    // Strict: never more than 900 points, 180 writes, in any 60 seconds.
+    expect(strict.perMinute.admitted[0]).toBeLessThanOrEqual(180);
+    expect(strict.perMinute.admitted[1]).toBeLessThanOrEqual(180);
+  });
+});
