@@ -18,6 +18,7 @@ const entries: Record<string, string> = {
   fastify: 'src/adapters/fastify.ts',
   check: 'src/check/index.ts',
   redis: 'src/stores/redis-store.ts',
+  sim: 'src/sim/index.ts',
 };
 const root = import.meta.dirname;
 

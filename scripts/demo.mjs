@@ -38,6 +38,7 @@ const runs = [
   ['check', 'examples/ci/workflows/triage.yml'],
   ['check', 'examples/ci/calls.yaml', '--kind', 'fine-grained'],
   ['check', 'examples/ci/workflows/triage.yml', '--format', 'github'],
+  ['simulate', 'examples/sim/nightly-sync.yaml', '--recommend', '--html', 'nightly-sync.html'],
   [
     'validate',
     'data/permissions.yaml',

@@ -7,4 +7,5 @@ export const commands: Record<string, () => Promise<Command>> = {
   validate: async () => (await import('./validate-command.js')).validateCommand,
   limits: async () => (await import('./limits-command.js')).limitsCommand,
   check: async () => (await import('./check-command.js')).checkCommand,
+  simulate: async () => (await import('./simulate-command.js')).simulateCommand,
 };

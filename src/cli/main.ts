@@ -13,6 +13,7 @@ commands:
   validate FILE...      validate table, overlay or token files
   limits --kind K       the rate limits that apply to a caller
   check SOURCE...       does a token suffice for every call an app makes; the least grant
+  simulate SCENARIO     traffic against the limits in virtual time
 
 options:
   --help, -h            this text; \`tollgate <command> --help\` for a command's options

@@ -52,6 +52,11 @@ export interface SimulationReport {
   readonly requests: number;
 }
 
+export interface SimulateOptions {
+  /** Called now and then with the share of the run done (0 to 1), for a progress bar. */
+  readonly onProgress?: (done: number) => void;
+}
+
 interface Worker {
   readonly caller: number;
   /** The endpoint of the request being tried (retries keep it), or null between requests. */
@@ -117,6 +122,7 @@ export function simulate(
   scenario: Scenario,
   tables: PolicyTables = shippedTables(),
   limits: LimitsConfig = defaultLimits(),
+  options: SimulateOptions = {},
 ): SimulationReport {
   const start = scenario.start ?? DEFAULT_START;
   const end =
@@ -286,9 +292,17 @@ export function simulate(
     queue.push(nextStart(run, { ...worker, entry: finished }, now), { type: 'send', worker });
   }
 
+  const totalWork = runs.reduce((sum, run) => sum + (run.spec.work ?? 0), 0);
+  let events = 0;
   for (let event = queue.pop(); event !== undefined; event = queue.pop()) {
     if (event.at >= end && event.item.type === 'send') continue;
     now = event.at;
+    if (options.onProgress !== undefined && ++events % 65_536 === 0) {
+      const completed = runs.reduce((sum, run) => sum + run.completed, 0);
+      options.onProgress(
+        Number.isFinite(end) ? (now - start) / (end - start) : completed / Math.max(1, totalWork),
+      );
+    }
     if (event.item.type === 'send') send(event.item.worker);
     else complete(event.item);
   }

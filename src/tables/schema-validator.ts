@@ -2,6 +2,7 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import limitsSchema from '../../data/schema/limits.schema.json';
 import permissionsSchema from '../../data/schema/permissions.schema.json';
+import scenarioSchema from '../../data/schema/scenario.schema.json';
 import scopesSchema from '../../data/schema/scopes.schema.json';
 import tokenSchema from '../../data/schema/token.schema.json';
 import type { Issue } from '../core/issue.js';
@@ -9,7 +10,7 @@ import { didYouMean } from '../core/suggest.js';
 import type { SourceDocument } from './yaml-document.js';
 
 /** The schemas tollgate ships (`tollgate/schema/<name>.schema.json`). */
-export type SchemaName = 'permissions' | 'scopes' | 'token' | 'limits';
+export type SchemaName = 'permissions' | 'scopes' | 'token' | 'limits' | 'scenario';
 
 const extraSchemas = new Map<SchemaName, object>();
 const compiled = new Map<SchemaName, ValidateFunction>();
@@ -30,6 +31,7 @@ function validatorFor(name: SchemaName): ValidateFunction {
       scopes: scopesSchema,
       token: tokenSchema,
       limits: limitsSchema,
+      scenario: scenarioSchema,
     };
     const schema = extraSchemas.get(name) ?? builtIn[name];
     if (schema === undefined) throw new Error(`schema \`${name}\` is not registered`);

@@ -162,6 +162,17 @@ const PINNED_EXPORTS: Record<string, string[]> = {
   'tollgate/fastify': ['tollgatePlugin'],
   'tollgate/fetch': ['withTollgate'],
   'tollgate/node': ['tollgate'],
+  'tollgate/sim': [
+    'BEHAVIOURS',
+    'createEventQueue',
+    'htmlReport',
+    'readScenario',
+    'recommend',
+    'sample',
+    'seededRandom',
+    'simulate',
+    'textReport',
+  ],
   'tollgate/tables': [
     'closest',
     'didYouMean',
