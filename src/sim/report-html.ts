@@ -1,7 +1,7 @@
 /** The HTML report: one self-contained page (no network, no script) with SVG charts over time. */
 import type { SimulationReport } from './simulate.js';
 
-const escape = (text: string) =>
+const escapeHtml = (text: string) =>
   text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
 
 const WIDTH = 720;
@@ -21,14 +21,14 @@ function chart(
       .map((v, i) => (v === null ? null : `${x(i).toFixed(1)},${y(v).toFixed(1)}`))
       .filter((p) => p !== null)
       .join(' ');
-    return `<polyline fill="none" stroke="${s.colour}" stroke-width="1.5" points="${points}"><title>${escape(s.name)}</title></polyline>`;
+    return `<polyline fill="none" stroke="${s.colour}" stroke-width="1.5" points="${points}"><title>${escapeHtml(s.name)}</title></polyline>`;
   });
   const legend = series
     .map(
-      (s, i) => `<text x="${50 + i * 150}" y="14" fill="${s.colour}" font-size="12">${escape(s.name)}</text>`,
+      (s, i) => `<text x="${50 + i * 150}" y="14" fill="${s.colour}" font-size="12">${escapeHtml(s.name)}</text>`,
     )
     .join('');
-  return `<figure><figcaption>${escape(title)}</figcaption><svg role="img" aria-label="${escape(title)}" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" xmlns="http://www.w3.org/2000/svg">
+  return `<figure><figcaption>${escapeHtml(title)}</figcaption><svg role="img" aria-label="${escapeHtml(title)}" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" xmlns="http://www.w3.org/2000/svg">
 <line x1="40" y1="${HEIGHT - 20}" x2="${WIDTH - 20}" y2="${HEIGHT - 20}" stroke="#888"/><line x1="40" y1="20" x2="40" y2="${HEIGHT - 20}" stroke="#888"/>
 <text x="4" y="24" font-size="11">${top.toLocaleString('en-US')}</text><text x="4" y="${HEIGHT - 22}" font-size="11">0</text>
 <text x="${WIDTH - 80}" y="${HEIGHT - 4}" font-size="11">minute ${length - 1}</text>${legend}${lines.join('')}</svg></figure>`;
@@ -44,9 +44,9 @@ function chart(
 export function htmlReport(report: SimulationReport, title: string): string {
   const sections = report.callers.map((caller) => {
     const denied = Object.entries(caller.denied).map(
-      ([rule, n]) => `<li>${escape(rule)}: ${(n ?? 0).toLocaleString('en-US')}</li>`,
+      ([rule, n]) => `<li>${escapeHtml(rule)}: ${(n ?? 0).toLocaleString('en-US')}</li>`,
     );
-    return `<section><h2>${escape(caller.name)} <small>${escape(caller.kind)}, ${escape(caller.behaviour)}</small></h2>
+    return `<section><h2>${escapeHtml(caller.name)} <small>${escapeHtml(caller.kind)}, ${escapeHtml(caller.behaviour)}</small></h2>
 <p>sent ${caller.sent.toLocaleString('en-US')}, admitted ${caller.admitted.toLocaleString('en-US')}, sent while limited ${caller.sentWhileLimited.toLocaleString('en-US')}, limited for ${Math.round(caller.limitedSeconds).toLocaleString('en-US')} s${caller.workDoneAt === null ? '' : `, work done at ${caller.workDoneAt.toLocaleString('en-US')} s`}</p>
 ${denied.length === 0 ? '<p>never limited</p>' : `<ul>${denied.join('')}</ul>`}
 ${chart('primary requests remaining, per minute', [{ name: 'remaining', colour: '#2a6', values: caller.perMinute.remaining }])}
@@ -58,9 +58,9 @@ ${chart('requests in flight (most per minute)', [{ name: 'in flight', colour: '#
 </section>`;
   });
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
 <style>body{font:14px system-ui,sans-serif;margin:2em;max-width:780px}figure{margin:1em 0}figcaption{font-weight:600}small{color:#666;font-weight:normal}</style>
-</head><body><h1>${escape(title)}</h1>
+</head><body><h1>${escapeHtml(title)}</h1>
 <p>${report.seconds.toLocaleString('en-US')} virtual seconds, seed ${report.seed}, ${report.requests.toLocaleString('en-US')} requests simulated.</p>
 ${sections.join('\n')}
 </body></html>
