@@ -25,7 +25,8 @@ function chart(
   });
   const legend = series
     .map(
-      (s, i) => `<text x="${50 + i * 150}" y="14" fill="${s.colour}" font-size="12">${escapeHtml(s.name)}</text>`,
+      (s, i) =>
+        `<text x="${50 + i * 150}" y="14" fill="${s.colour}" font-size="12">${escapeHtml(s.name)}</text>`,
     )
     .join('');
   return `<figure><figcaption>${escapeHtml(title)}</figcaption><svg role="img" aria-label="${escapeHtml(title)}" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" xmlns="http://www.w3.org/2000/svg">
