@@ -16,7 +16,7 @@ import { runStackBench } from './stack.mjs';
 // The scenarios reach the public entries only: the root and the tollgate/policy, /routes and /limits subpaths.
 const lib = { ...rootEntry, ...policyEntry, ...routesEntry, ...limitsEntry };
 
-const SCENARIOS = ['policy', 'limits', 'stack', 'http', 'check', 'redis'];
+const SCENARIOS = ['policy', 'limits', 'stack', 'http', 'check', 'redis', 'sim'];
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((a) => !SCENARIOS.includes(a));
 if (unknown.length > 0) {
@@ -269,6 +269,18 @@ if (runs('redis')) {
     );
   }
   scenarios.redis = redis;
+}
+if (runs('sim')) {
+  const { runSimBench } = await import(new URL('./sim.mjs', import.meta.url).href);
+  const sim = runSimBench();
+  console.log('\n== sim: tollgate simulate ==');
+  console.log(
+    `simulated requests per second of wall time (median of 3 runs of ${sim.requestsPerRun.toLocaleString('en-US')}): ${sim.requestsPerSecond.toLocaleString('en-US')} (target >= 2,000,000: ${sim.requestsPerSecond >= 2_000_000 ? 'met' : 'MISSED'})`,
+  );
+  console.log(
+    `heap growth during a run: ${sim.heapGrowthMb.oneHour} MB for one virtual hour, ${sim.heapGrowthMb.fourHours} MB for four`,
+  );
+  scenarios.sim = sim;
 }
 scenarios.summary = summary;
 scenarios.allocations = allocations;

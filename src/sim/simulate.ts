@@ -247,16 +247,15 @@ export function simulate(
     if (fixedRate) return;
     const answeredAt = now + Math.max(1, latency);
     worker.attempt++;
+    // A greedy client reads nothing of the answer: it retries as soon as it has one.
+    if (run.spec.behaviour === 'greedy') {
+      queue.push(answeredAt, { type: 'send', worker });
+      return;
+    }
     const limited = limitedResponse(verdict)!;
-    const response = {
-      status: limited.status,
-      headers: limited.headers,
-      body: JSON.parse(limited.body) as unknown,
-    };
+    const response = { status: limited.status, headers: limited.headers, body: verdict.body };
     let wait: number | null;
-    if (run.spec.behaviour === 'greedy') wait = 0;
-    else if (run.spec.behaviour === 'polite')
-      wait = retryDelay(response, worker.attempt, { now: answeredAt });
+    if (run.spec.behaviour === 'polite') wait = retryDelay(response, worker.attempt, { now: answeredAt });
     else {
       // Octokit's throttling plugin: retry once, after the reset (plus a second) or the retry-after.
       const retryAfter = Number(response.headers['retry-after']);
@@ -274,7 +273,7 @@ export function simulate(
       queue.push(nextStart(run, worker, answeredAt), { type: 'send', worker });
       return;
     }
-    if (run.spec.behaviour !== 'greedy') run.heldUntil = Math.max(run.heldUntil, answeredAt + wait);
+    run.heldUntil = Math.max(run.heldUntil, answeredAt + wait);
     queue.push(answeredAt + wait, { type: 'send', worker });
   }
 
