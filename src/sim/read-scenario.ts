@@ -27,6 +27,7 @@ interface RawCaller {
   readonly latency_ms?: Distribution;
   readonly cpu_ms?: Distribution;
   readonly behaviour: Behaviour;
+  readonly poll?: { readonly unchanged_share: number };
 }
 
 interface RawScenario {
@@ -112,6 +113,7 @@ export function readScenario(text: string, file: string, tables: PolicyTables): 
         ...(caller.latency_ms === undefined ? {} : { latencyMs: caller.latency_ms }),
         ...(caller.cpu_ms === undefined ? {} : { cpuMs: caller.cpu_ms }),
         behaviour: caller.behaviour,
+        ...(caller.poll === undefined ? {} : { poll: { unchanged: caller.poll.unchanged_share } }),
       };
     }),
   };

@@ -28,6 +28,11 @@ export interface CallerSpec {
   /** The CPU a request costs the service, ms, charged when it completes. Default 5. */
   readonly cpuMs?: Distribution;
   readonly behaviour: Behaviour;
+  /**
+   * A poller: it waits what `X-Poll-Interval` says between requests and sends `If-Modified-Since`,
+   * so the service answers 304 (refunded) to `unchanged` of its polls (a share, 0 to 1).
+   */
+  readonly poll?: { readonly unchanged: number };
 }
 
 export interface Scenario {

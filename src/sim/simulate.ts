@@ -5,6 +5,7 @@ import {
   type LimitRule,
   type LimitsConfig,
   type LimitsIdentity,
+  pollInterval,
   type Ticket,
   withWindowModes,
 } from '../limits/index.js';
@@ -181,8 +182,10 @@ export function simulate(
   };
   const done = (run: CallerRun) => run.spec.work !== undefined && run.completed >= run.spec.work;
   // The next request of a worker: paced by the offered rate, octokit's writes a second apart.
+  const pollMs = pollInterval(0, config) * 1000;
   const nextStart = (run: CallerRun, worker: Worker, at: number): number => {
-    const paced = Math.max(at, worker.lastStart + run.intervalMs);
+    const interval = run.spec.poll === undefined ? run.intervalMs : Math.max(run.intervalMs, pollMs);
+    const paced = Math.max(at, worker.lastStart + interval);
     return run.spec.behaviour === 'octokit' && worker.entry !== null && WRITES.has(worker.entry.method)
       ? Math.max(paced, worker.lastStart + 1000)
       : paced;
@@ -279,7 +282,9 @@ export function simulate(
 
   function complete(event: Extract<Event, { type: 'complete' }>): void {
     const run = runs[event.worker.caller]!;
-    limiter.complete(event.ticket, { status: 200, cpuMs: event.cpuMs });
+    // A poll answered 304 (nothing changed since If-Modified-Since) is refunded by the service.
+    const unchanged = run.spec.poll !== undefined && run.random() < run.spec.poll.unchanged;
+    limiter.complete(event.ticket, { status: unchanged ? 304 : 200, cpuMs: event.cpuMs });
     run.inFlight--;
     run.completed++;
     if (run.spec.work !== undefined && run.completed === run.spec.work) run.workDoneAt = (now - start) / 1000;

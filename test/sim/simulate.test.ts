@@ -82,6 +82,23 @@ describe('the simulator', () => {
     expect(caller!.abandoned).toBe(0);
   });
 
+  it('a poller that honours X-Poll-Interval polls once a minute, and its 304s are refunded', () => {
+    const [caller] = simulate(
+      hour([
+        {
+          name: 'notifier',
+          token: { kind: 'classic', user: 'octocat' },
+          behaviour: 'polite',
+          poll: { unchanged: 1 },
+          mix: [{ endpoint: 'GET /notifications', weight: 1 }],
+        },
+      ]),
+    ).callers;
+    expect(caller!.sent).toBe(60);
+    // Every poll unchanged: every one refunded, the primary window untouched at its end.
+    expect(caller!.perMinute.remaining.at(-1)).toBe(4_999);
+  });
+
   it('gives greedy 5-point writes what the points rule promises: a token bucket, or a strict window', () => {
     // PUT /repos/{owner}/{repo}/notifications costs 5 points and creates no content.
     const writes = [{ endpoint: 'PUT /repos/{owner}/{repo}/notifications', weight: 1 }];

@@ -1,0 +1,73 @@
+// `tollgate simulate` on the examples and on bad input.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/main.js';
+
+async function run(...args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, {
+    stdout: (t) => (stdout += t),
+    stderr: (t) => (stderr += t),
+    isTty: false,
+  });
+  return { code, stdout, stderr };
+}
+const dir = mkdtempSync(join(tmpdir(), 'tollgate-sim-'));
+const file = (name: string, text: string) => {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+};
+
+describe('tollgate simulate', () => {
+  it('gives byte-identical JSON for the same scenario and seed, and writes the HTML report', async () => {
+    const html = join(dir, 'burst.html');
+    const first = await run('simulate', 'examples/sim/content-burst.yaml', '--json', '--html', html);
+    const second = await run('simulate', 'examples/sim/content-burst.yaml', '--json');
+    expect(first.code).toBe(0);
+    expect(first.stderr).toBe('');
+    expect(first.stdout).toBe(second.stdout);
+    const report = JSON.parse(first.stdout);
+    expect(report.callers[0]).toMatchObject({ name: 'importer', admitted: 200, sentWhileLimited: 0 });
+    expect(report.callers[0].denied.content_per_minute).toBeGreaterThan(0);
+    expect(readFileSync(html, 'utf8')).toMatch(/^<!doctype html>[\s\S]*<svg[\s\S]*<\/html>\n$/);
+  });
+
+  it('tells the greedy client it sent requests while limited', async () => {
+    const { stdout } = await run('simulate', 'examples/sim/greedy-banned.yaml');
+    expect(stdout).toMatch(
+      /greedy {2}classic, greedy {2}sent [\d,]+, admitted 5,000, .*sent while limited \(the seed warns this can get an integration banned\)/,
+    );
+  });
+
+  it('recommends a pace that meets no limit', async () => {
+    const { stdout } = await run('simulate', 'examples/sim/content-burst.yaml', '--recommend', '--json');
+    const [advice] = JSON.parse(stdout).recommendations;
+    expect(advice.rate).toBeGreaterThan(1);
+    expect(advice.workers).toBeGreaterThanOrEqual(1);
+  });
+
+  it('names the file, line and column of bad input, with the valid choices', async () => {
+    const scenario = file(
+      'bad.yaml',
+      'seed: 1\nduration_seconds: 60\ncallers:\n  - name: x\n    token: { kind: anonymous }\n    behaviour: eager\n    mix: [{ endpoint: "GET /notificatons" }]\n',
+    );
+    const { code, stdout, stderr } = await run('simulate', scenario);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('bad.yaml:6:16');
+    expect(stderr).toContain('polite, greedy, fixed-rate, octokit');
+    const endpoint = file(
+      'endpoint.yaml',
+      'seed: 1\nduration_seconds: 60\ncallers:\n  - name: x\n    token: { kind: anonymous }\n    behaviour: greedy\n    mix: [{ endpoint: "GET /notificatons" }]\n',
+    );
+    const unknown = await run('simulate', endpoint);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(
+      /endpoint\.yaml:7:\d+: no endpoint `GET \/notificatons` in the table \(did you mean `GET \/notifications`\?\)/,
+    );
+  });
+});
