@@ -43,6 +43,18 @@ describe('tollgate simulate', () => {
     );
   });
 
+  it('shows a progress bar on a terminal for a run over a second, and clears it; nothing when not a terminal', async () => {
+    let stderr = '';
+    const scenario = file(
+      'long.yaml',
+      'seed: 5\nduration_seconds: 14400\ncallers:\n  - name: g\n    token: { kind: classic, user: g }\n    workers: 20\n    behaviour: greedy\n    mix: [{ endpoint: "GET /repos/{owner}/{repo}/issues/events" }]\n    latency_ms: 30\n',
+    );
+    await runCli(['simulate', scenario], { stdout: () => {}, stderr: (t) => (stderr += t), isTty: true });
+    expect(stderr).toMatch(/\rsimulating \[#*\s*\] \d+%/);
+    expect(stderr.endsWith('\r')).toBe(true);
+    expect((await run('simulate', scenario)).stderr).toBe('');
+  });
+
   it('recommends a pace that meets no limit', async () => {
     const { stdout } = await run('simulate', 'examples/sim/content-burst.yaml', '--recommend', '--json');
     const [advice] = JSON.parse(stdout).recommendations;
