@@ -67,6 +67,13 @@ export function readScenario(text: string, file: string, tables: PolicyTables): 
           source: document.locate(['callers', c, 'mix', m, 'endpoint']),
         });
       });
+      if (!caller.mix.some((item) => (item.weight ?? 1) > 0))
+        issues.push({
+          code: 'empty_mix',
+          message: `caller \`${caller.name}\` has no endpoint with a weight above 0`,
+          path: ['callers', c, 'mix'],
+          source: document.locate(['callers', c, 'mix']),
+        });
       if (caller.work === undefined && raw.duration_seconds === undefined)
         issues.push({
           code: 'endless',

@@ -1,5 +1,6 @@
 /** The pace a caller can keep without a single limited request: found by running the scenario again. */
 import type { PolicyTables } from '../policy/index.js';
+import type { Distribution } from './random.js';
 import type { Scenario } from './scenario.js';
 import { simulate } from './simulate.js';
 
@@ -12,7 +13,17 @@ export interface Recommendation {
   readonly workDoneAt: number | null;
 }
 
-const significant = (value: number) => Number(value.toPrecision(3));
+/** Down to 3 significant digits: rounding up could cross into a rate that is limited. */
+function significant(value: number): number {
+  const scale = 10 ** (2 - Math.floor(Math.log10(value)));
+  return Math.floor(value * scale) / scale;
+}
+
+function meanMs(distribution: Distribution): number {
+  if (typeof distribution === 'number') return distribution;
+  if ('uniform' in distribution) return (distribution.uniform[0] + distribution.uniform[1]) / 2;
+  return distribution.exponential;
+}
 
 /**
  * For caller `index`: the largest steady rate (bisection over 16 runs of the whole scenario, the
@@ -26,15 +37,20 @@ const significant = (value: number) => Number(value.toPrecision(3));
  */
 export function recommend(scenario: Scenario, index: number, tables: PolicyTables): Recommendation | null {
   const caller = scenario.callers[index]!;
-  const latency = typeof caller.latencyMs === 'number' ? caller.latencyMs : 50;
+  const latency = meanMs(caller.latencyMs ?? 50);
   const at = (rate: number) => {
-    const workers = Math.max(1, Math.ceil((rate * latency) / 1000) + 1);
+    // Enough workers to keep the rate even with latencies twice the mean.
+    const workers = Math.max(1, Math.ceil((2 * rate * latency) / 1000) + 1);
     const callers = scenario.callers.map((each, i) =>
       i === index ? { ...each, rate, workers, behaviour: 'polite' as const } : each,
     );
-    const report = simulate({ ...scenario, callers }, tables).callers[index]!;
+    const run = simulate({ ...scenario, callers }, tables);
+    const report = run.callers[index]!;
     const limited = Object.values(report.denied).reduce((sum, n) => sum + (n ?? 0), 0);
-    return { clean: limited === 0, workers, workDoneAt: report.workDoneAt };
+    // The rate must be reached too, not only meet no limit.
+    const seconds = report.workDoneAt ?? run.seconds;
+    const reached = seconds > 0 && report.sent / seconds >= 0.9 * rate;
+    return { clean: limited === 0 && reached, workers, workDoneAt: report.workDoneAt };
   };
   let low = 1 / 3600;
   if (!at(low).clean) return null;

@@ -7,13 +7,37 @@ const escapeHtml = (text: string) =>
 const WIDTH = 720;
 const HEIGHT = 160;
 
+const MAX_POINTS = 720;
+
+/** At most MAX_POINTS points: each the largest of the minutes it stands for (peaks stay visible). */
+function downsample(values: readonly (number | null)[]): (number | null)[] {
+  if (values.length <= MAX_POINTS) return [...values];
+  const per = Math.ceil(values.length / MAX_POINTS);
+  const out: (number | null)[] = [];
+  for (let i = 0; i < values.length; i += per) {
+    let peak: number | null = null;
+    for (let j = i; j < Math.min(values.length, i + per); j++) {
+      const value = values[j];
+      if (value !== null && value !== undefined && (peak === null || value > peak)) peak = value;
+    }
+    out.push(peak);
+  }
+  return out;
+}
+
 /** An SVG line chart of one or more series per minute, with its axes labelled. */
 function chart(
   title: string,
   series: readonly { name: string; colour: string; values: readonly (number | null)[] }[],
 ): string {
-  const length = Math.max(1, ...series.map((s) => s.values.length));
-  const top = Math.max(1, ...series.flatMap((s) => s.values.filter((v): v is number => v !== null)));
+  series = series.map((s) => ({ ...s, values: downsample(s.values) }));
+  let length = 1;
+  let top = 1;
+  // Loops, not Math.max(...values): a year of minutes would overflow the call stack.
+  for (const each of series) {
+    length = Math.max(length, each.values.length);
+    for (const value of each.values) if (value !== null && value > top) top = value;
+  }
   const x = (i: number) => 40 + (i * (WIDTH - 60)) / Math.max(1, length - 1);
   const y = (v: number) => HEIGHT - 20 - (v * (HEIGHT - 40)) / top;
   const lines = series.map((s) => {

@@ -81,8 +81,14 @@ interface CallerRun {
   abandoned: number;
   sentWhileLimited: number;
   limitedUntil: number;
-  /** Until when a client that heeds answers holds every worker back (polite, octokit). */
+  /** From when (the refusal's answer) until when the caller has been told it is limited. */
+  toldFrom: number;
+  toldUntil: number;
+  /** From when (an answer) until when a client that heeds answers holds every worker back (polite, octokit). */
+  heldFrom: number;
   heldUntil: number;
+  /** Octokit spaces a client's writes a second apart, all workers together. */
+  nextWriteAt: number;
   limitedMs: number;
   inFlight: number;
   workDoneAt: number | null;
@@ -159,7 +165,11 @@ export function simulate(
       abandoned: 0,
       sentWhileLimited: 0,
       limitedUntil: start,
+      toldFrom: start,
+      toldUntil: start,
+      heldFrom: start,
       heldUntil: start,
+      nextWriteAt: start,
       limitedMs: 0,
       inFlight: 0,
       workDoneAt: null,
@@ -185,12 +195,10 @@ export function simulate(
   const pollMs = pollInterval(0, config) * 1000;
   const nextStart = (run: CallerRun, worker: Worker, at: number): number => {
     const interval = run.spec.poll === undefined ? run.intervalMs : Math.max(run.intervalMs, pollMs);
-    const paced = Math.max(at, worker.lastStart + interval);
-    return run.spec.behaviour === 'octokit' && worker.entry !== null && WRITES.has(worker.entry.method)
-      ? Math.max(paced, worker.lastStart + 1000)
-      : paced;
+    return Math.max(at, worker.lastStart + interval);
   };
-  const limitedFor = (run: CallerRun, from: number, until: number) => {
+  const limitedFor = (run: CallerRun, from: number, freedAt: number) => {
+    const until = Math.min(freedAt, end);
     if (until <= run.limitedUntil) return;
     run.limitedMs += until - Math.max(from, run.limitedUntil);
     run.limitedUntil = until;
@@ -206,17 +214,24 @@ export function simulate(
         type: 'send',
         worker: { ...worker, entry: null, attempt: 0 },
       });
-    // A client that heeds answers shares what one worker was told with all of them.
-    if (now < run.heldUntil && run.spec.behaviour !== 'greedy') {
+    // A client that heeds answers shares what one worker was told with all of them, once told.
+    if (now >= run.heldFrom && now < run.heldUntil && run.spec.behaviour !== 'greedy') {
       queue.push(run.heldUntil, { type: 'send', worker });
       return;
     }
     const entry = worker.entry ?? pick(run);
     worker.entry = entry;
+    if (run.spec.behaviour === 'octokit' && WRITES.has(entry.method)) {
+      if (now < run.nextWriteAt) {
+        queue.push(run.nextWriteAt, { type: 'send', worker });
+        return;
+      }
+      run.nextWriteAt = now + 1000;
+    }
     if (worker.attempt === 0) worker.lastStart = now;
     run.sent++;
     requests++;
-    if (now < run.limitedUntil) run.sentWhileLimited++;
+    if (now >= run.toldFrom && now < run.toldUntil) run.sentWhileLimited++;
     const verdict = limiter.admit({
       identity: run.identity,
       method: entry.method,
@@ -247,8 +262,11 @@ export function simulate(
     bump(series.denied, minute);
     const freedAt = verdict.retryAt ?? verdict.reset * 1000;
     limitedFor(run, now, freedAt);
-    if (fixedRate) return;
+    // The caller knows it is limited once the answer arrives, not before.
     const answeredAt = now + Math.max(1, latency);
+    if (now >= run.toldUntil) run.toldFrom = answeredAt;
+    run.toldUntil = Math.max(run.toldUntil, freedAt);
+    if (fixedRate) return;
     worker.attempt++;
     // A greedy client reads nothing of the answer: it retries as soon as it has one.
     if (run.spec.behaviour === 'greedy') {
@@ -276,6 +294,7 @@ export function simulate(
       queue.push(nextStart(run, worker, answeredAt), { type: 'send', worker });
       return;
     }
+    if (now >= run.heldUntil) run.heldFrom = answeredAt;
     run.heldUntil = Math.max(run.heldUntil, answeredAt + wait);
     queue.push(answeredAt + wait, { type: 'send', worker });
   }

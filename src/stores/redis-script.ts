@@ -18,8 +18,8 @@ export const SCRIPT_RESOURCES = ['core', 'search', 'graphql', 'lfs'] as const;
 
 /**
  * The script for one config: its numbers are written into the code, so a config is one script,
- * loaded once and called by SHA. KEYS: the identity's state (with a ticket counter: an id is the
- * admission's time times 1,024 plus the counter modulo 1,024, never the same twice) and its held
+ * loaded once and called by SHA. KEYS: the identity's state (with the last ticket id: ids only
+ * grow, from the admission's time times 1,024, so none is handed out twice) and its held
  * tickets (a sorted set of ticket ids scored by lease end), both hash-tagged by the identity so a
  * Cluster keeps them in one slot. ARGV[1] is `a` (admit), `c` (complete) or `r` (release);
  * ARGV[2] the clock reading in ms, or empty for the server's own `TIME`. Every number is an
@@ -168,8 +168,9 @@ local function save()
     redis.call('DEL', state_key, tickets_key)
     return
   end
-  -- Relative to t, so an injected test clock and the server's own agree on how long keys live.
-  local ttl = expires - t
+  -- Relative to t, so an injected test clock and the server's own agree on how long keys live;
+  -- t may run up to SKEW ahead of the server's clock, so a key never expires early.
+  local ttl = expires - t + SKEW
   redis.call('SET', state_key, cmsgpack.pack(unpack(s)), 'PX', ttl)
   redis.call('PEXPIRE', tickets_key, ttl)
 end
@@ -253,8 +254,9 @@ if op == 'a' then
   local counted_reset = 0
   if counts then s[ws] = reset; s[ws + 1] = new_used; counted_reset = reset end
   -- A ticket id is never handed out twice for an identity: the time, and a counter within it.
-  s[17] = (s[17] + 1) % 1024
-  local id = t * 1024 + s[17]
+  -- Ids only grow while the identity has state (and start from the time after it expired).
+  local id = math.max(s[17] + 1, t * 1024)
+  s[17] = id
   redis.call('ZADD', tickets_key, lease_end, string.format('%.0f', id))
   save()
   return { 1, new_used, reset, counted_reset, id }

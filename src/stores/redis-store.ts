@@ -180,27 +180,59 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     }
   }
 
-  /** The script's answer, or null when Redis is down, not connected, or slower than `timeoutMs`. */
+  /** Completions Redis could not take: replayed once it answers again (a repeat settles nothing). */
+  const unsettled: (string | number)[][] = [];
+  const unsettledKeys: string[] = [];
+
+  /**
+   * The script's answer, or null when Redis is down, not connected, or slower than `timeoutMs`. A
+   * command that timed out may still run in Redis: an admission that does is released at once,
+   * so its slot does not stay held for the whole lease.
+   */
   async function run(config: LimitsConfig, key: string, args: (string | number)[]): Promise<number[] | null> {
     // A command queued behind a broken connection would run later, after its answer was given.
     if (Date.now() < downUntil || BROKEN.has(client.status)) return null;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let late = false;
+    const pending = call(config, key, args);
+    pending.then(
+      (answer) => {
+        if (!late) return;
+        // A late admission: release its ticket (resource, graphql, id and counted reset as admitted).
+        if (args[0] === 'a' && answer[0] === 1)
+          void call(config, key, ['r', args[1]!, args[2]!, args[6]!, 0, 0, answer[4]!, answer[3]!]).catch(
+            () => {},
+          );
+      },
+      () => {},
+    );
     try {
-      return await Promise.race([
-        call(config, key, args),
+      const answer = await Promise.race([
+        pending,
         new Promise<null>((resolve) => {
-          timer = setTimeout(() => resolve(null), timeoutMs);
+          // One turn more: a reply already read off the socket wins over the timer.
+          timer = setTimeout(() => setImmediate(() => resolve(null)), timeoutMs);
         }),
-      ]).then((answer) => {
-        if (answer === null) downUntil = Date.now() + pause;
-        return answer;
-      });
+      ]);
+      if (answer === null) {
+        late = true;
+        downUntil = Date.now() + pause;
+      } else replayUnsettled(config);
+      return answer;
     } catch (error) {
       if (error instanceof TollgateError) throw error;
       downUntil = Date.now() + pause;
       return null;
     } finally {
       clearTimeout(timer);
+    }
+  }
+
+  function replayUnsettled(config: LimitsConfig): void {
+    while (unsettled.length > 0) {
+      const args = unsettled.shift()!;
+      const key = unsettledKeys.shift()!;
+      void call(config, key, args).catch(() => {});
     }
   }
 
@@ -278,7 +310,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
         return allowedVerdict(event.resource, event.limit, used, reset, ticket, config);
       }
       const { ticket } = event;
-      const answer = await run(config, ticket.key, [
+      const args = [
         event.kind === 'complete' ? 'c' : 'r',
         clock,
         SCRIPT_RESOURCES.indexOf(ticket.resource) + 1,
@@ -287,8 +319,15 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
         event.cpuMs,
         ticket.id,
         ticket.countedReset,
-      ]);
-      if (answer === null) return degraded(event, now, config);
+      ];
+      const answer = await run(config, ticket.key, args);
+      if (answer === null) {
+        // Settled later, when Redis answers again; a bounded list, oldest dropped first.
+        if (unsettled.length >= 10_000) unsettled.shift(), unsettledKeys.shift();
+        unsettled.push(args);
+        unsettledKeys.push(ticket.key);
+        return degraded(event, now, config);
+      }
       return allowedVerdict(ticket.resource, ticket.limit, answer[1]!, answer[2]!, null, config);
     },
     async read(key: string): Promise<IdentityState | undefined> {

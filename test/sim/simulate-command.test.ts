@@ -62,6 +62,17 @@ describe('tollgate simulate', () => {
     expect(advice.workers).toBeGreaterThanOrEqual(1);
   });
 
+  it('recommends a rate the caller reaches, even with long latencies', async () => {
+    const scenario = file(
+      'slow.yaml',
+      'seed: 6\ncallers:\n  - name: s\n    token: { kind: classic, user: s }\n    work: 300\n    behaviour: polite\n    latency_ms: { uniform: [900, 1100] }\n    mix: [{ endpoint: "GET /repos/{owner}/{repo}/issues/events" }]\n',
+    );
+    const { stdout } = await run('simulate', scenario, '--recommend', '--json');
+    const [advice] = JSON.parse(stdout).recommendations;
+    // With about a second per answer, `workers` requests in flight give about `workers` per second.
+    expect(advice.rate).toBeLessThanOrEqual(advice.workers);
+  });
+
   it('names the file, line and column of bad input, with the valid choices', async () => {
     const scenario = file(
       'bad.yaml',

@@ -99,6 +99,64 @@ describe('the simulator', () => {
     expect(caller!.perMinute.remaining.at(-1)).toBe(4_999);
   });
 
+  it('counts time limited only within the run, and requests sent while limited only once the caller was told', () => {
+    const [greedy] = simulate(
+      hour(
+        [
+          {
+            name: 'g',
+            token: { kind: 'anonymous', ip: '198.51.100.9' },
+            behaviour: 'greedy',
+            mix: EVENTS,
+            latencyMs: 1,
+          },
+        ],
+        { durationSeconds: 600 },
+      ),
+    ).callers;
+    expect(greedy!.limitedSeconds).toBeLessThanOrEqual(600);
+    const [fixed] = simulate(
+      hour(
+        [
+          {
+            name: 'f',
+            token: { kind: 'anonymous', ip: '198.51.100.10' },
+            behaviour: 'fixed-rate',
+            rate: 10,
+            workers: 1,
+            mix: EVENTS,
+            latencyMs: 1000,
+          },
+        ],
+        {
+          durationSeconds: 20,
+        },
+      ),
+    ).callers;
+    // 200 sent, 60 admitted: the first refusal's answer arrives a second later, so the ~10 sent meanwhile do not count.
+    expect(fixed!.sentWhileLimited).toBe(fixed!.sent - 60 - 10);
+  });
+
+  it('spaces an octokit client’s writes a second apart across all its workers', () => {
+    const [octokit] = simulate(
+      hour(
+        [
+          {
+            name: 'o',
+            token: { kind: 'fine-grained', user: 'o' },
+            workers: 4,
+            behaviour: 'octokit',
+            mix: [{ endpoint: 'POST /repos/{owner}/{repo}/issues', weight: 1 }],
+            latencyMs: 50,
+          },
+        ],
+        { durationSeconds: 120 },
+      ),
+    ).callers;
+    expect(octokit!.perMinute.admitted[0]).toBeLessThanOrEqual(60);
+    expect(octokit!.denied.content_per_minute ?? 0).toBe(0);
+  });
+
   it('gives greedy 5-point writes what the points rule promises: a token bucket, or a strict window', () => {
     // PUT /repos/{owner}/{repo}/notifications costs 5 points and creates no content.
     const writes = [{ endpoint: 'PUT /repos/{owner}/{repo}/notifications', weight: 1 }];

@@ -108,6 +108,18 @@ describe.runIf(available || process.env.CI)('the Redis store when Redis fails', 
     expect(client.status).toBe('ready');
   });
 
+  it('releases an admission that timed out but ran in Redis after all: no slot is held for the lease', async () => {
+    const { admit, client, store } = await setup('fail-closed');
+    const pauser = client.duplicate();
+    await pauser.client('PAUSE', 300, 'ALL');
+    const answers = await Promise.all(Array.from({ length: 20 }, () => admit('user:paused')));
+    expect(answers.every((a) => a.verdict.degraded === 'fail-closed')).toBe(true);
+    pauser.disconnect();
+    const [, tickets] = store.keysOf('user:paused');
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    await expect.poll(() => client.zcard(tickets), { timeout: 3_000 }).toBe(0);
+  });
+
   it('fail-open: admits unchecked while Redis is down, and says so', async () => {
     const { server, restart, admit } = await setup('fail-open');
     await server().stop();

@@ -52,6 +52,17 @@ describe.runIf(available || process.env.CI)('the Redis store', () => {
     await expect.poll(dbsize, { timeout: 5_000, interval: 100 }).toBe(0);
   });
 
+  it('never hands out a ticket id twice, even for many admissions in one millisecond', async () => {
+    const store = createRedisStore({ client, prefix: 'ids:', useCallerClock: true });
+    const ids = new Set<number>();
+    for (let i = 0; i < 1_100; i++) {
+      const verdict = await store.apply(admitEvent({ key: 'user:busy', limit: 1e9, cost: 0 }), T0, config);
+      ids.add(verdict.ticket!.id);
+      await store.apply({ kind: 'complete', ticket: verdict.ticket!, status: 200, cpuMs: 0 }, T0, config);
+    }
+    expect(ids.size).toBe(1_100);
+  });
+
   it('reloads its script transparently after SCRIPT FLUSH (NOSCRIPT)', async () => {
     const store = createRedisStore({ client, prefix: 'reload:', useCallerClock: true });
     expect((await store.apply(admitEvent(), T0, config)).allowed).toBe(true);
