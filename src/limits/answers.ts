@@ -181,7 +181,9 @@ export function deniedVerdict(
   const answers = config.answers;
   const primary = rule === 'primary';
   const body = primary ? primaryBody(key, resource, config) : secondaryBody(rule, config);
-  const retryAfter = primary ? null : Math.max(1, Math.ceil((retryAt - now) / 1000));
+  // A primary refusal waits for the reset (rule 1); it says retry-after only when a secondary rule,
+  // full too, frees up later than that (rule 5: the longest wait wins).
+  const retryAfter = primary && retryAt <= reset ? null : Math.max(1, Math.ceil((retryAt - now) / 1000));
   return new LimitVerdict(
     false,
     primary ? 'primary_rate_limit' : 'secondary_rate_limit',

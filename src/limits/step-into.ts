@@ -98,8 +98,8 @@ function admit(
   const used = windowUsed(storedReset, storedUsed, t, windowMs);
 
   // seed 000, "Errors": primary first, so a caller out of requests learns x-ratelimit-remaining 0.
-  if (e.countsPrimary && used >= e.limit)
-    return deniedVerdict('primary', e.key, e.resource, e.limit, used, reset, reset, t, config);
+  // The secondary rules are still read, so a retry at the reset is not refused by one of them.
+  const primaryDenied = e.countsPrimary && used >= e.limit;
 
   // Secondary rules: the first that denies names the verdict; the latest free-up time among all
   // that deny becomes retry-after, so a client that waits it out is not refused by another one.
@@ -164,6 +164,10 @@ function admit(
     }
   }
   // INVARIANT: a denied request changes no state (all or nothing): return before any write.
+  if (primaryDenied) {
+    const freed = rule === null ? reset : Math.max(reset, retryAt);
+    return deniedVerdict('primary', e.key, e.resource, e.limit, used, reset, freed, reading, config);
+  }
   if (rule !== null)
     return deniedVerdict(rule, e.key, e.resource, e.limit, used, reset, retryAt, reading, config);
 

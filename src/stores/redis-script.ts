@@ -187,7 +187,7 @@ if op == 'a' then
   local elapsed = t - s[1]
   local reset = current_reset(s[ws], t, w)
   local used = window_used(s[ws], s[ws + 1], t, w)
-  if counts and used >= limit then return { 0, 1, used, reset, reset, t } end
+  local primary_denied = counts and used >= limit
   local rule = 0
   local retry_at = t
   local in_flight = s[2]
@@ -230,7 +230,13 @@ if op == 'a' then
       retry_at = math.max(retry_at, t + wait)
     end
   end
-  -- A denied request changes no state (all or nothing).
+  -- A denied request changes no state (all or nothing). A primary refusal also waits for any
+  -- secondary rule that is full too.
+  if primary_denied then
+    local freed = reset
+    if rule ~= 0 then freed = math.max(reset, retry_at) end
+    return { 0, 1, used, reset, freed, reading }
+  end
   if rule ~= 0 then return { 0, rule, used, reset, retry_at, reading } end
   local new_used = used
   if counts then new_used = used + 1 end

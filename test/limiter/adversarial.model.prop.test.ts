@@ -124,10 +124,13 @@ class AdmitCommand implements fc.Command<Model, Real> {
     // not for the concurrency rule (its slots free when requests finish, not with time).
     const sane = Number.isFinite(m.reading) && m.reading >= storeTime(r) - CLOCK_SKEW_TOLERANCE_MS;
     if (!sane || v.rule === 'concurrency') return;
+    // Rule 1 (until the reset) and rule 2 (retry-after); when both are given, the longer (rule 5).
+    const untilReset = Number(v.headers[tinyConfig.answers.headers.reset]) * 1000 - Math.floor(m.reading);
+    const retryAfter = v.headers[tinyConfig.answers.headers.retryAfter];
     const waitMs =
       v.rule === 'primary'
-        ? Number(v.headers[tinyConfig.answers.headers.reset]) * 1000 - Math.floor(m.reading)
-        : Number(v.headers[tinyConfig.answers.headers.retryAfter]) * 1000;
+        ? Math.max(untilReset, retryAfter === undefined ? 0 : Number(retryAfter) * 1000)
+        : Number(retryAfter) * 1000;
     m.sane = Math.floor(m.reading) + Math.max(0, waitMs);
     m.reading = m.sane;
     r.setClock(m.reading);

@@ -118,9 +118,7 @@ export class ReferenceLimits {
       reset: w.end / 1000,
       retryAt,
     });
-    if (a.countsPrimary && w.count >= a.limit)
-      return { verdict: verdict(false, 'primary', w.count, w.end), ticket: null };
-
+    const primaryDenied = a.countsPrimary && w.count >= a.limit;
     for (const b of id.buckets()) b.refill(now);
     for (const [no, leaseEnd] of id.held) if (leaseEnd <= now) id.held.delete(no);
     const inFlight = id.held.size;
@@ -143,6 +141,10 @@ export class ReferenceLimits {
           denials.push([rule, now + Math.ceil((bucket.windowMs - bucket.available) / bucket.capacity)]);
         }
       }
+    }
+    if (primaryDenied) {
+      const retryAt = Math.max(w.end, ...denials.map(([, at]) => at));
+      return { verdict: verdict(false, 'primary', w.count, retryAt), ticket: null };
     }
     if (denials.length > 0) {
       const retryAt = Math.max(...denials.map(([, at]) => at));
