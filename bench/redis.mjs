@@ -35,7 +35,11 @@ async function startRedis() {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
-  return { client, stop: () => (client.disconnect(), child.kill('SIGKILL')) };
+  const stop = () => {
+    client.disconnect();
+    child.kill('SIGKILL');
+  };
+  return { client, stop };
 }
 
 /** Operations per second of `op` with `inFlight` concurrent loops for `ms`. */

@@ -23,6 +23,38 @@ function pathIssue(path: string, source: Issue['source']): Issue | null {
 }
 
 /**
+ * The call `method path [visibility]` found at `source`, or the problems that make it none.
+ * `visibilitySource` is where a visibility given apart (a YAML field) sits.
+ */
+function callOf(
+  method: string,
+  path: string,
+  visibility: unknown,
+  source: Issue['source'],
+  visibilitySource: Issue['source'] = source,
+): { call: Call } | { problems: Issue[] } {
+  const problems = [methodIssue(method, source), pathIssue(path, source)].filter((p) => p !== null);
+  if (visibility !== undefined && !(VISIBILITIES as readonly unknown[]).includes(visibility))
+    problems.push({
+      code: 'bad_visibility',
+      message: `unknown visibility \`${String(visibility)}\``,
+      hint: 'valid: public, private',
+      path: [],
+      source: visibilitySource,
+    });
+  if (problems.length > 0) return { problems };
+  return {
+    call: {
+      method: method.toUpperCase(),
+      path,
+      ...(visibility === undefined ? {} : { visibility: visibility as 'public' | 'private' }),
+      origin: source,
+      resolved: true,
+    },
+  };
+}
+
+/**
  * Reads plain text: `METHOD /path` a line, optionally followed by `public` or `private`; blank
  * lines and `#` comments are skipped.
  * @example
@@ -38,33 +70,22 @@ export function readTextCalls(text: string, file: string): Call[] {
     const column = raw.indexOf(line[0]!) + 1;
     const source = { file, line: index + 1, column };
     const [method = '', path = '', visibility, ...rest] = line.split(/\s+/);
-    const problems = [methodIssue(method, source), pathIssue(path, source)].filter((p) => p !== null);
-    if (visibility !== undefined && !(VISIBILITIES as readonly string[]).includes(visibility))
-      problems.push({
-        code: 'bad_visibility',
-        message: `unknown visibility \`${visibility}\``,
-        hint: 'valid: public, private',
-        path: [],
-        source,
-      });
-    if (rest.length > 0)
-      problems.push({
+    if (path === '') {
+      issues.push({ code: 'no_path', message: `\`${line}\` is not \`METHOD /path\``, path: [], source });
+      return;
+    }
+    if (rest.length > 0) {
+      issues.push({
         code: 'extra_text',
         message: `unexpected \`${rest.join(' ')}\` after the call`,
         path: [],
         source,
       });
-    if (path === '')
-      problems.push({ code: 'no_path', message: `\`${line}\` is not \`METHOD /path\``, path: [], source });
-    issues.push(...problems);
-    if (problems.length === 0)
-      calls.push({
-        method: method.toUpperCase(),
-        path,
-        ...(visibility === undefined ? {} : { visibility: visibility as 'public' | 'private' }),
-        origin: source,
-        resolved: true,
-      });
+      return;
+    }
+    const found = callOf(method, path, visibility, source);
+    if ('call' in found) calls.push(found.call);
+    else issues.push(...found.problems);
   });
   if (issues.length > 0) throw inputError(issues);
   return calls;
@@ -122,24 +143,9 @@ export function readListCalls(text: string, file: string): Call[] {
       });
       return;
     }
-    const problems = [methodIssue(method, source), pathIssue(path, source)].filter((p) => p !== null);
-    if (visibility !== undefined && visibility !== 'public' && visibility !== 'private')
-      problems.push({
-        code: 'bad_visibility',
-        message: `unknown visibility \`${String(visibility)}\``,
-        hint: 'valid: public, private',
-        path: [...base, i, 'visibility'],
-        source: doc.locate([...base, i, 'visibility']),
-      });
-    issues.push(...problems);
-    if (problems.length === 0)
-      calls.push({
-        method: method.toUpperCase(),
-        path,
-        ...(visibility === undefined ? {} : { visibility: visibility as 'public' | 'private' }),
-        origin: source,
-        resolved: true,
-      });
+    const found = callOf(method, path, visibility, source, doc.locate([...base, i, 'visibility']));
+    if ('call' in found) calls.push(found.call);
+    else issues.push(...found.problems);
   });
   if (issues.length > 0) throw inputError(issues);
   return calls;

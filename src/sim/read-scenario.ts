@@ -1,7 +1,7 @@
 /** Scenario files: YAML or JSON, checked against data/schema/scenario.schema.json and the endpoint table. */
 import { TollgateError } from '../index.js';
 import type { PolicyTables } from '../policy/index.js';
-import { closest, formatIssue, type Issue, parseSourceDocument, validateDocument } from '../tables/index.js';
+import { closest, formatIssue, parseSourceDocument, validateDocument } from '../tables/index.js';
 import type { Distribution } from './random.js';
 import type { Behaviour, CallerSpec, Scenario } from './scenario.js';
 

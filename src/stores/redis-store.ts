@@ -99,29 +99,38 @@ function unavailableVerdict(resource: Verdict['resource'], limit: number, config
   };
 }
 
-/** The 16 numbers of a MessagePack sequence as the script writes them (ints, or float64). */
+/** MessagePack number formats the script writes (ints of any width, float64): size and reader. */
+const NUMBER_FORMATS = new Map<number, [size: number, read: (buffer: Buffer, at: number) => number]>([
+  [0xcc, [2, (b, at) => b.readUInt8(at)]],
+  [0xcd, [3, (b, at) => b.readUInt16BE(at)]],
+  [0xce, [5, (b, at) => b.readUInt32BE(at)]],
+  [0xcf, [9, (b, at) => Number(b.readBigUInt64BE(at))]],
+  [0xd0, [2, (b, at) => b.readInt8(at)]],
+  [0xd1, [3, (b, at) => b.readInt16BE(at)]],
+  [0xd2, [5, (b, at) => b.readInt32BE(at)]],
+  [0xd3, [9, (b, at) => Number(b.readBigInt64BE(at))]],
+  [0xcb, [9, (b, at) => b.readDoubleBE(at)]],
+]);
+
+/** The numbers of the MessagePack sequence the script stores as an identity's state. */
 function unpackNumbers(buffer: Buffer): number[] {
   const numbers: number[] = [];
-  let at = 0;
-  while (at < buffer.length) {
+  for (let at = 0; at < buffer.length; ) {
     const byte = buffer[at]!;
-    if (byte <= 0x7f) numbers.push(byte), (at += 1);
-    else if (byte >= 0xe0) numbers.push(byte - 0x100), (at += 1);
-    else if (byte === 0xcc) numbers.push(buffer.readUInt8(at + 1)), (at += 2);
-    else if (byte === 0xcd) numbers.push(buffer.readUInt16BE(at + 1)), (at += 3);
-    else if (byte === 0xce) numbers.push(buffer.readUInt32BE(at + 1)), (at += 5);
-    else if (byte === 0xcf) numbers.push(Number(buffer.readBigUInt64BE(at + 1))), (at += 9);
-    else if (byte === 0xd0) numbers.push(buffer.readInt8(at + 1)), (at += 2);
-    else if (byte === 0xd1) numbers.push(buffer.readInt16BE(at + 1)), (at += 3);
-    else if (byte === 0xd2) numbers.push(buffer.readInt32BE(at + 1)), (at += 5);
-    else if (byte === 0xd3) numbers.push(Number(buffer.readBigInt64BE(at + 1))), (at += 9);
-    else if (byte === 0xca) numbers.push(buffer.readFloatBE(at + 1)), (at += 5);
-    else if (byte === 0xcb) numbers.push(buffer.readDoubleBE(at + 1)), (at += 9);
-    else
+    // Fixints: the byte is the value (0 to 127, -32 to -1).
+    if (byte <= 0x7f || byte >= 0xe0) {
+      numbers.push(byte <= 0x7f ? byte : byte - 0x100);
+      at += 1;
+      continue;
+    }
+    const format = NUMBER_FORMATS.get(byte);
+    if (format === undefined)
       throw new TollgateError(
         'TOLLGATE_STORE_UNAVAILABLE',
         `redis store: unexpected state byte 0x${byte.toString(16)}`,
       );
+    numbers.push(format[1](buffer, at + 1));
+    at += format[0];
   }
   return numbers;
 }
@@ -323,7 +332,10 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       const answer = await run(config, ticket.key, args);
       if (answer === null) {
         // Settled later, when Redis answers again; a bounded list, oldest dropped first.
-        if (unsettled.length >= 10_000) unsettled.shift(), unsettledKeys.shift();
+        if (unsettled.length >= 10_000) {
+          unsettled.shift();
+          unsettledKeys.shift();
+        }
         unsettled.push(args);
         unsettledKeys.push(ticket.key);
         return degraded(event, now, config);

@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../support/build-once.js';
-import { redisAvailable, startRedis } from '../support/redis-server.js';
+import { runRedisTests, startRedis } from '../support/redis-server.js';
 
 async function startDemo(args: string[]) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'examples/run-demo-server.ts', ...args], {
@@ -33,7 +33,7 @@ async function startDemo(args: string[]) {
 }
 
 describe('npm run demo:server -- --redis URL', () => {
-  it.runIf(redisAvailable() || process.env.CI)('keeps the limits in Redis', async () => {
+  it.runIf(runRedisTests)('keeps the limits in Redis', async () => {
     const redis = await startRedis();
     const client = new Redis(redis.url);
     const demo = await startDemo(['--redis', redis.url]);

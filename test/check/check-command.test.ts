@@ -1,29 +1,10 @@
 // `tollgate check` on the bundled examples and on bad input: answers, formats, exit codes.
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/main.js';
+import { run, scratchFiles } from '../support/cli.js';
 
-async function run(...args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, {
-    stdout: (t) => (stdout += t),
-    stderr: (t) => (stderr += t),
-    isTty: false,
-  });
-  return { code, stdout, stderr };
-}
-
-const dir = mkdtempSync(join(tmpdir(), 'tollgate-check-'));
-function file(name: string, text: string): string {
-  const path = join(dir, name);
-  mkdirSync(join(path, '..'), { recursive: true });
-  writeFileSync(path, text);
-  return path;
-}
+const file = scratchFiles('tollgate-check-');
 
 const BOT = ['check', 'examples/ci/bot', '--token', 'examples/ci/bot-token.yaml'];
 

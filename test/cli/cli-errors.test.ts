@@ -1,26 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/main.js';
+import { run, scratchFiles } from '../support/cli.js';
 
-async function run(...args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, {
-    stdout: (t) => (stdout += t),
-    stderr: (t) => (stderr += t),
-    isTty: false,
-  });
-  return { code, stdout, stderr };
-}
-
-const dir = mkdtempSync(join(tmpdir(), 'tollgate-cli-'));
-function file(name: string, text: string): string {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
-}
+const file = scratchFiles('tollgate-cli-');
 
 function expectOneLineError(
   result: { code: number; stderr: string; stdout: string },
@@ -120,7 +102,7 @@ describe('CLI bad input: one line, exit 2, no stack trace', () => {
 
   it('names a missing file', async () => {
     expectOneLineError(
-      await run('explain', 'GET', '/x', '--token', join(dir, 'absent.yaml')),
+      await run('explain', 'GET', '/x', '--token', join(dirname(file('present.yaml', '')), 'absent.yaml')),
       'cannot read',
       'no such file',
     );

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ENTRY_POINTS } from '../../entry-points.js';
 import { buildOnce, projectRoot as root } from '../support/build-once.js';
 
 // Runs a module in a plain Node process from the project root, so `tollgate` resolves through
@@ -31,6 +32,12 @@ describe('the built package', () => {
       .filter((key) => !key.includes('*') && !key.endsWith('.json'))
       .map((key) => (key === '.' ? 'tollgate' : `tollgate/${key.slice(2)}`));
     expect(entries.sort()).toEqual(Object.keys(PINNED_EXPORTS).sort());
+    // entry-points.ts (what tsup builds and vitest resolves) names the same subpaths.
+    expect(
+      Object.keys(ENTRY_POINTS)
+        .map((name) => (name === 'index' ? 'tollgate' : `tollgate/${name}`))
+        .sort(),
+    ).toEqual(entries.sort());
   });
 
   it('keeps the root small: about twenty names a user calls or writes down', () => {

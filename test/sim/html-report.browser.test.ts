@@ -42,11 +42,11 @@ describe.runIf(available || process.env.CI)('the HTML report in Chromium', () =>
       });
       tab.on('pageerror', (error) => problems.push(error.message));
       // Offline: any request the page makes fails the test.
-      await tab.route('**/*', (route) =>
-        route.request().url().startsWith('file:')
-          ? route.continue()
-          : (problems.push(route.request().url()), route.abort()),
-      );
+      await tab.route('**/*', (route) => {
+        if (route.request().url().startsWith('file:')) return route.continue();
+        problems.push(route.request().url());
+        return route.abort();
+      });
       await tab.goto(`file://${page}`);
       expect(await tab.locator('svg').count()).toBe(3);
       expect(await tab.locator('polyline').count()).toBe(4);

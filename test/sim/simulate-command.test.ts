@@ -1,30 +1,14 @@
 // `tollgate simulate` on the examples and on bad input.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
+import { run, scratchFiles } from '../support/cli.js';
 
-async function run(...args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, {
-    stdout: (t) => (stdout += t),
-    stderr: (t) => (stderr += t),
-    isTty: false,
-  });
-  return { code, stdout, stderr };
-}
-const dir = mkdtempSync(join(tmpdir(), 'tollgate-sim-'));
-const file = (name: string, text: string) => {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
-};
+const file = scratchFiles('tollgate-sim-');
 
 describe('tollgate simulate', () => {
   it('gives byte-identical JSON for the same scenario and seed, and writes the HTML report', async () => {
-    const html = join(dir, 'burst.html');
+    const html = file('burst.html', ''); // overwritten by --html
     const first = await run('simulate', 'examples/sim/content-burst.yaml', '--json', '--html', html);
     const second = await run('simulate', 'examples/sim/content-burst.yaml', '--json');
     expect(first.code).toBe(0);

@@ -7,17 +7,14 @@ import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisStore } from '../../src/stores/redis-store.js';
 import { admitEvent, config, T0 } from '../limits/support.js';
-import { REDIS_MISSING, redisAvailable, startCluster } from '../support/redis-server.js';
+import { requireRedis, runRedisTests, startCluster } from '../support/redis-server.js';
 
-const available = redisAvailable();
-if (!available && !process.env.CI) console.log(REDIS_MISSING);
-
-describe.runIf(available || process.env.CI)('the Redis store on a Redis Cluster', () => {
+describe.runIf(runRedisTests)('the Redis store on a Redis Cluster', () => {
   let cluster: Awaited<ReturnType<typeof startCluster>> | undefined;
   let client: Cluster;
   const dir = mkdtempSync(join(tmpdir(), 'tollgate-cluster-'));
   beforeAll(async () => {
-    if (!available) throw new Error(REDIS_MISSING);
+    requireRedis();
     cluster = await startCluster(dir);
     client = new Cluster(cluster.ports.map((port) => ({ host: '127.0.0.1', port })));
     await new Promise<void>((resolve) => client.once('ready', () => resolve()));

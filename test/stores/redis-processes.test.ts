@@ -1,13 +1,9 @@
 // Four Node processes hammer one identity through one Redis: together they never pass a limit.
 import { spawn } from 'node:child_process';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRedisStore } from '../../src/stores/redis-store.js';
 import { projectRoot } from '../support/build-once.js';
-import { REDIS_MISSING, type RunningRedis, redisAvailable, startRedis } from '../support/redis-server.js';
-
-const available = redisAvailable();
-if (!available && !process.env.CI) console.log(REDIS_MISSING);
+import { runRedisTests, sharedRedis } from '../support/redis-server.js';
 
 function hammer(url: string): Promise<{ admitted: number; refused: number }> {
   return new Promise((resolve, reject) => {
@@ -29,41 +25,31 @@ function hammer(url: string): Promise<{ admitted: number; refused: number }> {
   });
 }
 
-describe.runIf(available || process.env.CI)('many processes, one limit', () => {
-  let server: RunningRedis;
-  let client: Redis;
-  beforeAll(async () => {
-    if (!available) throw new Error(REDIS_MISSING);
-    server = await startRedis();
-    client = new Redis(server.url);
-  });
-  afterAll(async () => {
-    client?.disconnect();
-    await server?.stop();
-  });
+describe.runIf(runRedisTests)('many processes, one limit', () => {
+  const redis = sharedRedis();
 
   it('admits at most the limit in all, and never more than 100 in flight across the processes', async () => {
-    const [, ticketsKey] = createRedisStore({ client }).keysOf('user:shared');
+    const [, ticketsKey] = createRedisStore({ client: redis.client }).keysOf('user:shared');
     let mostInFlight = 0;
     let sampling = true;
     const sampler = (async () => {
       while (sampling) {
-        mostInFlight = Math.max(mostInFlight, await client.zcard(ticketsKey));
+        mostInFlight = Math.max(mostInFlight, await redis.client.zcard(ticketsKey));
         await new Promise((resolve) => setTimeout(resolve, 3));
       }
     })();
-    const results = await Promise.all(Array.from({ length: 4 }, () => hammer(server.url)));
+    const results = await Promise.all(Array.from({ length: 4 }, () => hammer(redis.server.url)));
     sampling = false;
     await sampler;
     const admitted = results.reduce((sum, r) => sum + r.admitted, 0);
     const refused = results.reduce((sum, r) => sum + r.refused, 0);
-    const state = await createRedisStore({ client }).read('user:shared');
+    const state = await createRedisStore({ client: redis.client }).read('user:shared');
     // Counted on the server: the primary window holds every admission, and no more than the limit.
     expect(state?.coreUsed).toBe(admitted);
     expect(admitted).toBe(500);
     expect(refused).toBeGreaterThan(0);
     expect(mostInFlight).toBeGreaterThan(50);
     expect(mostInFlight).toBeLessThanOrEqual(100);
-    expect(await client.zcard(ticketsKey)).toBe(0);
+    expect(await redis.client.zcard(ticketsKey)).toBe(0);
   }, 60_000);
 });

@@ -1,8 +1,7 @@
 // The Redis store answers as the memory store does: the same random events, the same injected
 // clock, the same verdicts and headers at every step (fast-check commands against a real Redis).
 import fc from 'fast-check';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type AdmitEvent,
   defaultLimits,
@@ -14,7 +13,7 @@ import {
 import { createMemoryStore, type MemoryStore } from '../../src/stores/memory-store.js';
 import { createRedisStore, type RedisStore } from '../../src/stores/redis-store.js';
 import { fcRuns } from '../setup.js';
-import { REDIS_MISSING, type RunningRedis, redisAvailable, startRedis } from '../support/redis-server.js';
+import { runRedisTests, sharedRedis } from '../support/redis-server.js';
 
 const shipped = defaultLimits();
 /** Small numbers so random runs reach every rule: primary 5 per 10 s, 3 in flight, points 12 per 6 s, CPU 3 s per 6 s, content 3 per minute and 5 per hour. */
@@ -173,22 +172,9 @@ const commands = [
   fc.oneof(fc.nat(1_500), fc.nat(40_000)).map((ms) => new Wait(ms)),
 ];
 
-const available = redisAvailable();
-if (!available && !process.env.CI) console.log(REDIS_MISSING);
-
-describe.runIf(available || process.env.CI)('the Redis store against the memory store', () => {
-  let server: RunningRedis;
-  let client: Redis;
+describe.runIf(runRedisTests)('the Redis store against the memory store', () => {
+  const redis = sharedRedis();
   let runs = 0;
-  beforeAll(async () => {
-    if (!available) throw new Error(REDIS_MISSING);
-    server = await startRedis();
-    client = new Redis(server.url);
-  });
-  afterAll(async () => {
-    client?.disconnect();
-    await server?.stop();
-  });
 
   it.each([
     ['bucket', bucketConfig],
@@ -204,7 +190,7 @@ describe.runIf(available || process.env.CI)('the Redis store against the memory 
         fc.asyncProperty(fc.commands(commands, { maxCommands: 80, size: 'large' }), async (cmds) => {
           const real: Real = {
             memory: createMemoryStore(),
-            redis: createRedisStore({ client, useCallerClock: true }),
+            redis: createRedisStore({ client: redis.client, useCallerClock: true }),
             now: 1_700_000_000_000,
             tickets: [],
             denied: 0,

@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AdmitEvent, defaultLimits, type LimitsConfig, type Verdict } from '../../src/limits/index.js';
 import { createRedisStore, type RedisStoreOptions } from '../../src/stores/redis-store.js';
-import { REDIS_MISSING, type RunningRedis, redisAvailable, startRedis } from '../support/redis-server.js';
+import { requireRedis, runRedisTests, startRedis } from '../support/redis-server.js';
 
 const shipped = defaultLimits();
 /** Two requests per hour for users: the local fallback store must enforce it too. */
@@ -17,17 +17,14 @@ const config: LimitsConfig = {
 };
 const TIMEOUT_MS = 50;
 
-const available = redisAvailable();
-if (!available && !process.env.CI) console.log(REDIS_MISSING);
-
-describe.runIf(available || process.env.CI)('the Redis store when Redis fails', () => {
+describe.runIf(runRedisTests)('the Redis store when Redis fails', () => {
   const cleanups: (() => Promise<void> | void)[] = [];
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
   async function setup(onFailure: RedisStoreOptions['onFailure']) {
-    if (!available) throw new Error(REDIS_MISSING);
+    requireRedis();
     let server = await startRedis();
     const port = server.port;
     cleanups.push(() => server.stop());

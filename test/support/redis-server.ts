@@ -2,6 +2,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
+import { afterAll, beforeAll } from 'vitest';
 
 export interface RunningRedis {
   readonly port: number;
@@ -132,4 +133,32 @@ export async function startCluster(dir: string): Promise<{ ports: number[]; stop
       await Promise.all(nodes.map((node) => node.stop()));
     },
   };
+}
+
+const installed = redisAvailable();
+if (!installed && !process.env.CI) console.log(REDIS_MISSING);
+/**
+ * Whether the Redis tests run: where redis-server is installed, and always under CI (where a
+ * missing one then fails them instead of skipping). Elsewhere `REDIS_MISSING` is printed once.
+ */
+export const runRedisTests = installed || Boolean(process.env.CI);
+
+/** Throws REDIS_MISSING where the tests run without a redis-server (under CI). */
+export function requireRedis(): void {
+  if (!installed) throw new Error(REDIS_MISSING);
+}
+
+/** A redis-server and a client for the tests of the enclosing describe block, stopped after it. */
+export function sharedRedis(): { server: RunningRedis; client: Redis } {
+  const shared = {} as { server: RunningRedis; client: Redis };
+  beforeAll(async () => {
+    requireRedis();
+    shared.server = await startRedis();
+    shared.client = new Redis(shared.server.url);
+  });
+  afterAll(async () => {
+    shared.client?.disconnect();
+    await shared.server?.stop();
+  });
+  return shared;
 }
