@@ -80,11 +80,12 @@ export interface LimiterOptions<S extends LimitsStore> {
   /** Default: the shipped table (`defaultLimits()`). */
   readonly config?: LimitsConfig;
   /**
-   * How each per-minute or per-hour rule counts, over the table's `window_modes`: `bucket` (burst
-   * C, C per window sustained, so up to 2C within one window) or `strict` (never more than C in
-   * any window of the rule's length). E.g. `{ content_per_hour: 'strict' }`.
+   * How each per-minute or per-hour rule counts, over the table's `window_modes`: `sliding` (the
+   * default: never more than C in any window (t - W, t], exact at the boundary) or `bucket` (burst
+   * C, C per window sustained, so up to 2C within one window: beyond the seed's ceilings).
+   * `strict` is read as `sliding`. E.g. `{ content_per_hour: 'bucket' }`.
    */
-  readonly windowModes?: Readonly<Partial<Record<WindowedRule, WindowMode>>>;
+  readonly windowModes?: Readonly<Partial<Record<WindowedRule, WindowMode | 'strict'>>>;
 }
 
 /**

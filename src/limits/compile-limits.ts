@@ -8,7 +8,7 @@ import {
   type ResourceLimit,
   type WindowMode,
 } from './limits-config.js';
-import { WINDOWED_RULES, type WindowedRule } from './strict-window.js';
+import { WINDOWED_RULES, type WindowedRule } from './log-rules.js';
 
 type Raw = Record<string, unknown>;
 
@@ -34,15 +34,18 @@ function text(raw: Raw, key: string, path: string): string {
   throw invalid(`${path}.${key}`, 'a non-empty string');
 }
 
-/** `secondary.window_modes`: each windowed rule `bucket` or `strict`; absent ones are `bucket`. */
+/**
+ * `secondary.window_modes`: each windowed rule `sliding` or `bucket`; absent ones are `sliding`.
+ * `strict` (0.1's sub-window mode) is read as `sliding`, which keeps its ceiling and refuses less.
+ */
 function windowModes(raw: unknown): Record<WindowedRule, WindowMode> {
   const given = raw === undefined ? {} : object(raw, 'secondary.window_modes');
   const modes = {} as Record<WindowedRule, WindowMode>;
   for (const rule of WINDOWED_RULES) {
-    const mode = Object.hasOwn(given, rule) ? given[rule] : 'bucket';
-    if (mode !== 'bucket' && mode !== 'strict')
-      throw invalid(`secondary.window_modes.${rule}`, '`bucket` or `strict`');
-    modes[rule] = mode;
+    const mode = Object.hasOwn(given, rule) ? given[rule] : 'sliding';
+    if (mode !== 'bucket' && mode !== 'sliding' && mode !== 'strict')
+      throw invalid(`secondary.window_modes.${rule}`, '`sliding`, `bucket` or `strict` (read as `sliding`)');
+    modes[rule] = mode === 'bucket' ? 'bucket' : 'sliding';
   }
   for (const key of Object.keys(given))
     if (!(WINDOWED_RULES as readonly string[]).includes(key))

@@ -1,4 +1,4 @@
-/** The state one identity needs for every rule: sixteen numbers, all zero for a new identity. */
+/** The state one identity needs for every rule: sixteen numbers and six sliding logs, all zero or empty for a new identity. */
 
 /**
  * What a store keeps per identity. Flat numbers only, so a store can pack it (the memory store
@@ -33,10 +33,10 @@ export interface IdentityState {
   readonly lfsReset: number;
   readonly lfsUsed: number;
   /**
-   * The sub-window counters of the rules in the strict window mode (STRICT_WIDTH numbers), present
-   * only when the config has such rules.
+   * The six sliding logs (LOG_RULES order), each as `[time, weight, time, weight, ...]` oldest
+   * first: present in every state a step or a store returns; absent means all empty.
    */
-  readonly strict?: readonly number[];
+  readonly logs?: readonly (readonly number[])[];
 }
 
 /**
@@ -73,6 +73,6 @@ export const EMPTY_IDENTITY_STATE: IdentityState = Object.freeze({
  * import { IDENTITY_STATE_FIELDS } from './identity-state.js';
  * IDENTITY_STATE_FIELDS[0]; // 'at'
  */
-export const IDENTITY_STATE_FIELDS: readonly Exclude<keyof IdentityState, 'strict'>[] = Object.keys(
+export const IDENTITY_STATE_FIELDS: readonly Exclude<keyof IdentityState, 'logs'>[] = Object.keys(
   EMPTY_IDENTITY_STATE,
-) as Exclude<keyof IdentityState, 'strict'>[];
+) as Exclude<keyof IdentityState, 'logs'>[];

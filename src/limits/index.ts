@@ -7,6 +7,15 @@ export { callerClassOf, identityOf, type LimitsCaller, type LimitsIdentity } fro
 export type { IdentityState } from './identity-state.js';
 export { type InstallationFacts, installationLimit } from './installation-limit.js';
 export {
+  CPU_QUANTUM_MS,
+  LOG_RULES,
+  type LogPlan,
+  logPlan,
+  WINDOWED_RULES,
+  type WindowedRule,
+} from './log-rules.js';
+export { loadSlot, logSlot, SPILLED } from './log-slot.js';
+export {
   AdmissionTicket,
   type AdmitEvent,
   type CompleteEvent,
@@ -45,10 +54,20 @@ export { type RateLimitBody, type RateLimitResourceStatus, rateLimitBody } from 
 export { type LimitedResponse, type RetryDelayOptions, retryDelay } from './retry-delay.js';
 export { stateExpiresAt } from './state-expiry.js';
 export { packState, STATE_WIDTH, type StateRow, unpackState } from './state-layout.js';
+export {
+  chargeLog,
+  createSlidingLog,
+  flattenLog,
+  liveSum,
+  loadLog,
+  logSize,
+  logWaitMs,
+  type SlidingLog,
+  settleLog,
+} from './sliding-log.js';
 export { step } from './step.js';
-export { stepInto, unheldVerdict } from './step-into.js';
-export { hasStrictRules } from './strict-state.js';
-export { STRICT_SUB_WINDOWS, STRICT_WIDTH, WINDOWED_RULES, type WindowedRule } from './strict-window.js';
+export { unheldVerdict } from './step-finish.js';
+export { stepInto } from './step-into.js';
 export {
   createRowTicketLedger,
   createTicketLedger,

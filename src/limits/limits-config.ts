@@ -1,4 +1,4 @@
-import type { WindowedRule } from './strict-window.js';
+import type { WindowedRule } from './log-rules.js';
 
 /** The typed rate-limit configuration: data/limits.yaml in camelCase, with times in milliseconds. */
 
@@ -55,43 +55,45 @@ export const LIMIT_RULES: readonly LimitRule[] = [
 ];
 
 /** How a rule counts. */
-export type LimitAlgorithm = 'fixed window' | 'token bucket' | 'strict window' | 'counter';
+export type LimitAlgorithm = 'fixed window' | 'token bucket' | 'sliding log' | 'counter';
 
 /**
- * How a per-minute or per-hour rule counts: `bucket` (a token bucket: burst C, C per window
- * sustained, up to 2C within one window) or `strict` (never more than C in any window of the
- * rule's length; see strict-window.ts).
+ * How a per-minute or per-hour rule counts: `sliding` (the default: a sliding log, never more than
+ * C in any window (t - W, t], exact at the boundary; see sliding-log.ts) or `bucket` (a token
+ * bucket: burst C, C per window sustained, so up to 2C within one window: beyond the seed's "at
+ * most"). `strict`, the 0.1 name, is read as `sliding`.
  */
-export type WindowMode = 'bucket' | 'strict';
+export type WindowMode = 'sliding' | 'bucket';
 
-/**
- * The algorithm of each rule (docs/limits.md states each one's guarantee): primary windows are
- * fixed windows ending at `x-ratelimit-reset`; the per-minute and per-hour secondary rules are
- * token buckets; concurrency is a counter of requests in flight.
- * @example
- * import { RULE_ALGORITHMS } from 'tollgate/limits';
- * RULE_ALGORITHMS.rest_points; // 'token bucket'
- */
 /**
  * The algorithm a rule runs with under `config`: its window mode for the windowed rules.
  * @example
  * import { algorithmOf, defaultLimits } from 'tollgate/limits';
- * algorithmOf('rest_points', defaultLimits()); // 'token bucket'
+ * algorithmOf('rest_points', defaultLimits()); // 'sliding log'
  */
 export function algorithmOf(rule: LimitRule, config: LimitsConfig): LimitAlgorithm {
   const mode = (config.secondary.windowModes as Partial<Record<LimitRule, WindowMode>>)[rule];
-  return mode === 'strict' ? 'strict window' : RULE_ALGORITHMS[rule];
+  return mode === 'bucket' ? 'token bucket' : RULE_ALGORITHMS[rule];
 }
 
+/**
+ * The algorithm of each rule in the default configuration (docs/limits.md states each one's
+ * guarantee): primary windows are fixed windows ending at `x-ratelimit-reset`; the per-minute and
+ * per-hour secondary rules and CPU time are sliding logs; concurrency is a counter of requests in
+ * flight.
+ * @example
+ * import { RULE_ALGORITHMS } from 'tollgate/limits';
+ * RULE_ALGORITHMS.rest_points; // 'sliding log'
+ */
 export const RULE_ALGORITHMS: Readonly<Record<LimitRule, LimitAlgorithm>> = {
   primary: 'fixed window',
   concurrency: 'counter',
-  rest_points: 'token bucket',
-  graphql_points: 'token bucket',
-  cpu: 'token bucket',
-  graphql_cpu: 'token bucket',
-  content_per_minute: 'token bucket',
-  content_per_hour: 'token bucket',
+  rest_points: 'sliding log',
+  graphql_points: 'sliding log',
+  cpu: 'sliding log',
+  graphql_cpu: 'sliding log',
+  content_per_minute: 'sliding log',
+  content_per_hour: 'sliding log',
 };
 
 /**
@@ -183,7 +185,7 @@ export interface LimitsConfig {
     readonly points: { readonly windowMs: number; readonly rest: number; readonly graphql: number };
     readonly cpu: { readonly windowMs: number; readonly totalMs: number; readonly graphqlMs: number };
     readonly content: { readonly perMinute: number; readonly perHour: number };
-    /** The window mode of each per-minute or per-hour rule (default `bucket`). */
+    /** The window mode of each per-minute or per-hour rule (default `sliding`). */
     readonly windowModes: Readonly<Record<WindowedRule, WindowMode>>;
   };
   readonly costs: {

@@ -1,8 +1,7 @@
 /** When an identity's state becomes the same as a new identity's, so a store may drop it. */
 import type { IdentityState } from './identity-state.js';
 import type { LimitsConfig } from './limits-config.js';
-import { strictBase } from './strict-state.js';
-import { strictExpiresAt, WINDOWED_RULES, type WindowedRule } from './strict-window.js';
+import { logPlan } from './log-rules.js';
 
 /**
  * The epoch ms from which `state` behaves exactly like no state at all: every window ended, every
@@ -28,22 +27,20 @@ export function stateExpiresAt(state: IdentityState, config: LimitsConfig): numb
     state.inFlight > 0 ? at + sec.concurrency.leaseMs : 0,
     refilled(state.restPoints, sec.points.rest),
     refilled(state.graphqlPoints, sec.points.graphql),
-    refilled(state.cpu, sec.cpu.totalMs),
-    refilled(state.graphqlCpu, sec.cpu.graphqlMs),
     refilled(state.contentMinute, sec.content.perMinute),
     refilled(state.contentHour, sec.content.perHour),
-    strictExpiry(state.strict, config),
+    logsExpiry(state.logs, config),
   );
 }
 
-/** When the strict sub-window counters count nothing any more (0 without them). */
-function strictExpiry(strict: readonly number[] | undefined, config: LimitsConfig): number {
-  if (strict === undefined) return 0;
-  const windows: Record<WindowedRule, number> = {
-    rest_points: config.secondary.points.windowMs,
-    graphql_points: config.secondary.points.windowMs,
-    content_per_minute: 60_000,
-    content_per_hour: 3_600_000,
-  };
-  return Math.max(...WINDOWED_RULES.map((rule) => strictExpiresAt(strict, strictBase(rule), windows[rule])));
+/** When every log has emptied: its newest entry leaves one span after its stamp (0 without entries). */
+function logsExpiry(logs: IdentityState['logs'], config: LimitsConfig): number {
+  if (logs === undefined) return 0;
+  const spans = logPlan(config).spans;
+  let latest = 0;
+  for (let i = 0; i < logs.length; i++) {
+    const flat = logs[i]!;
+    if (flat.length >= 2) latest = Math.max(latest, flat[flat.length - 2]! + spans[i]!);
+  }
+  return latest;
 }

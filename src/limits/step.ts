@@ -4,15 +4,14 @@ import type { LimitEvent } from './limit-event.js';
 import type { LimitsConfig } from './limits-config.js';
 import { packState, STATE_WIDTH, unpackState } from './state-layout.js';
 import { stepInto } from './step-into.js';
-import { hasStrictRules } from './strict-state.js';
-import { STRICT_WIDTH } from './strict-window.js';
+import { createSlidingLog, flattenLog, loadLog } from './sliding-log.js';
 import type { StepResult } from './verdict.js';
 
 // Scratch rows: step packs the state, runs the one transition (stepInto) and unpacks the result.
 // Safe to share: JavaScript runs one step at a time and stepInto never calls back out.
 const input = new Float64Array(STATE_WIDTH);
 const output = new Float64Array(STATE_WIDTH);
-const strictRow = new Float64Array(STRICT_WIDTH);
+const logs = Array.from({ length: 6 }, createSlidingLog);
 
 /**
  * The pure transition of the limits. No clock, no I/O, no randomness: time is `now` (epoch ms).
@@ -37,14 +36,9 @@ export function step(
 ): StepResult {
   const s = state ?? EMPTY_IDENTITY_STATE;
   packState(s, input, 0);
-  const strict = hasStrictRules(config);
-  if (strict) {
-    strictRow.fill(0);
-    if (s.strict !== undefined) strictRow.set(s.strict);
-  }
-  const verdict = stepInto(input, 0, event, now, config, output, 0, -1, ticketId, strict ? strictRow : null);
+  for (let i = 0; i < 6; i++) loadLog(logs[i]!, s.logs?.[i]);
+  const verdict = stepInto(input, 0, event, now, config, output, 0, -1, ticketId, logs);
   const changed = event.kind !== 'admit' || verdict.allowed;
   if (!changed) return { state: s, verdict };
-  const next = unpackState(output, 0);
-  return { state: strict ? { ...next, strict: Array.from(strictRow) } : next, verdict };
+  return { state: { ...unpackState(output, 0), logs: logs.map(flattenLog) }, verdict };
 }

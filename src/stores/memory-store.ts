@@ -4,17 +4,17 @@ import { TollgateError } from '../core/errors.js';
 import type { IdentityState, LimitsConfig, SyncLimitsStore, Verdict } from '../limits/index.js';
 import {
   createRowTicketLedger,
+  defaultLimits,
   effectiveTime,
   eventKey,
-  hasStrictRules,
   type LimitEvent,
   STATE_WIDTH,
-  STRICT_WIDTH,
   stateExpiresAt,
   stepInto,
   unheldVerdict,
   unpackState,
 } from '../limits/index.js';
+import { createLogKeeper } from './log-keeper.js';
 
 /** Every this many applies, the clock hand checks a few identities for expiry. */
 const SWEEP_EVERY = 64;
@@ -78,32 +78,24 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const free: number[] = [];
   const zero = new Float64Array(STATE_WIDTH);
   const scratch = new Float64Array(STATE_WIDTH);
-  /** The strict window counters, STRICT_WIDTH per row: allocated only once a config has strict rules. */
-  let strictSlab: Float64Array | null = null;
-  const strictScratch = new Float64Array(STRICT_WIDTH);
-  const zeroStrict = new Float64Array(STRICT_WIDTH);
-  const stateOf = (row: number): IdentityState => {
-    const state = unpackState(slab, row * STATE_WIDTH);
-    if (strictSlab === null) return state;
-    const at = row * STRICT_WIDTH;
-    return { ...state, strict: Array.from(strictSlab.subarray(at, at + STRICT_WIDTH)) };
-  };
-  const strictRows = (config: LimitsConfig): Float64Array | null => {
-    if (!hasStrictRules(config)) return null;
-    strictSlab ??= new Float64Array(capacity * STRICT_WIDTH);
-    return strictSlab;
-  };
+  /** The sliding logs: one entry packed in the row's number for the rule, longer logs kept apart. */
+  const logs = createLogKeeper();
+  const stateOf = (row: number, config: LimitsConfig): IdentityState =>
+    logs.stateOf(unpackState(slab, row * STATE_WIDTH), row, config);
   /** The tickets each identity has in flight: only identities with requests in flight cost anything here. */
   const tickets = createRowTicketLedger();
   let nextRow = 0;
   let hand = 0;
   let calls = 0;
   let evictions = 0;
+  /** The config of the last event: it says which numbers of a row are packed logs (see `read`). */
+  let lastConfig: LimitsConfig | undefined;
 
   const expired = (row: number, now: number, config: LimitsConfig) =>
-    stateExpiresAt(stateOf(row), config) <= now;
+    stateExpiresAt(stateOf(row, config), config) <= now;
   const drop = (row: number): void => {
     tickets.forget(row);
+    logs.forget(slab, row * STATE_WIDTH, row);
     rows.delete(keys[row]!);
     keys[row] = undefined;
     free.push(row);
@@ -143,11 +135,6 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       const grown = new Float64Array(capacity * STATE_WIDTH);
       grown.set(slab);
       slab = grown;
-      if (strictSlab !== null) {
-        const grownStrict = new Float64Array(capacity * STRICT_WIDTH);
-        grownStrict.set(strictSlab);
-        strictSlab = grownStrict;
-      }
       const grownUsed = new Uint8Array(capacity);
       grownUsed.set(used);
       used = grownUsed;
@@ -164,6 +151,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       return evictions;
     },
     apply(event: LimitEvent, now: number, config: LimitsConfig): Verdict {
+      lastConfig = config;
       if (++calls % SWEEP_EVERY === 0 && rows.size > 0) sweepSome(now, config);
       const key = eventKey(event);
       // Tickets (and the limiter's identities) remember the row of their identity: checked against
@@ -179,7 +167,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         if (row === undefined || !tickets.claim(row, event.ticket.id, t))
           return unheldVerdict(src, offset, event.ticket, now, config);
         used[row] = 1;
-        return stepInto(slab, offset, event, now, config, slab, offset, row);
+        const book = logs.load(slab, offset, row, config);
+        const settled = stepInto(slab, offset, event, now, config, slab, offset, row, 0, book);
+        logs.store(slab, offset, row, config);
+        return settled;
       }
       const id = tickets.nextId();
       const leaseEnd = t + config.secondary.concurrency.leaseMs;
@@ -187,34 +178,22 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         used[row] = 1;
         // INVARIANT: the in-flight count is the number of tickets held with a lease still running.
         slab[offset + 1] = tickets.live(row, t);
-        const strict = strictRows(config);
-        const verdict = stepInto(
-          slab,
-          offset,
-          event,
-          now,
-          config,
-          slab,
-          offset,
-          row,
-          id,
-          strict,
-          row * STRICT_WIDTH,
-        );
-        if (verdict.allowed) tickets.hold(row, id, leaseEnd);
+        const book = logs.load(slab, offset, row, config);
+        const verdict = stepInto(slab, offset, event, now, config, slab, offset, row, id, book);
+        if (verdict.allowed) {
+          tickets.hold(row, id, leaseEnd);
+          logs.store(slab, offset, row, config);
+        }
         return verdict;
       }
-      const strict = strictRows(config);
-      if (strict !== null) strictScratch.fill(0);
-      const verdict = stepInto(zero, 0, event, now, config, scratch, 0, -1, id, strict && strictScratch);
+      const book = logs.load(zero, 0, -1, config);
+      const verdict = stepInto(zero, 0, event, now, config, scratch, 0, -1, id, book);
       // A denied first request leaves no state to keep (all or nothing).
       if (event.kind === 'admit' && !verdict.allowed) return verdict;
       if (rows.size >= maxIdentities) evictOne(now, config);
       const fresh = allocate();
       slab.set(scratch, fresh * STATE_WIDTH);
-      // A reused row must not keep another identity's counters.
-      if (strictSlab !== null)
-        strictSlab.set(strict === null ? zeroStrict : strictScratch, fresh * STRICT_WIDTH);
+      logs.store(slab, fresh * STATE_WIDTH, fresh, config);
       // A new row earns its second chance only when used again: one-off callers go first.
       used[fresh] = 0;
       rows.set(key, fresh);
@@ -222,9 +201,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       tickets.hold(fresh, id, leaseEnd);
       return verdict;
     },
-    read(key: string): IdentityState | undefined {
+    read(key: string, config?: LimitsConfig): IdentityState | undefined {
       const row = rows.get(key);
-      return row === undefined ? undefined : stateOf(row);
+      return row === undefined ? undefined : stateOf(row, config ?? lastConfig ?? defaultLimits());
     },
     sweep(now: number, config: LimitsConfig): number {
       let dropped = 0;
@@ -238,6 +217,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     },
     clear(): void {
       tickets.clear();
+      logs.clear();
       rows.clear();
       keys.length = 0;
       free.length = 0;

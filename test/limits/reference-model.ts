@@ -1,6 +1,8 @@
 // A small reference model of tollgate's limits, written plainly and separately from src/limits:
-// windows as {end, count}, buckets as "available" amounts refilled lazily per bucket, in-flight as
-// the set of tickets held, each with its own lease. The model-based tests run it beside `step` and the memory store; they must agree on
+// windows as {end, count}; a windowed rule in `sliding` mode (the default) as the plain list of
+// every charge, counted while it is inside (now - W, now]; in `bucket` mode as an "available"
+// amount refilled lazily; CPU as the list of its charges, each stamped at the start of its second
+// and counted for W + 1 s; in-flight as the set of tickets held, each with its own lease. The model-based tests run it beside `step` and the memory store; they must agree on
 // every verdict. Amounts are kept in point·ms (points x window ms) so both sides stay exact.
 import type { LimitRule, LimitsConfig, LimitsResource } from '../../src/limits/limits-config.js';
 
@@ -42,6 +44,36 @@ class RefBucket {
   }
 }
 
+/** Every charge of a rule, as it was made: the sliding log written the plainest way. */
+class RefLog {
+  charges: { at: number; weight: number }[] = [];
+  constructor(
+    readonly capacity: number,
+    readonly spanMs: number,
+    readonly quantumMs = 1,
+  ) {}
+  live(now: number) {
+    return this.charges.filter((c) => c.at > now - this.spanMs);
+  }
+  count(now: number): number {
+    return this.live(now).reduce((sum, c) => sum + c.weight, 0);
+  }
+  /** When `need` more fits (now when it fits): the oldest charges leave one span after them. */
+  freeAt(now: number, need: number): number {
+    let count = this.count(now);
+    if (count + need <= this.capacity) return now;
+    const live = this.live(now);
+    for (const c of live) {
+      count -= c.weight;
+      if (count + need <= this.capacity) return c.at + this.spanMs;
+    }
+    return (live.at(-1)?.at ?? now) + this.spanMs;
+  }
+  charge(now: number, weight: number): void {
+    if (weight > 0) this.charges.push({ at: now - (now % this.quantumMs), weight });
+  }
+}
+
 class RefIdentity {
   windows = new Map<LimitsResource, { end: number; count: number }>();
   /** Ticket number -> end of its lease. */
@@ -52,8 +84,20 @@ class RefIdentity {
   graphqlCpu: RefBucket;
   minute: RefBucket;
   hour: RefBucket;
+  restLog: RefLog;
+  graphqlLog: RefLog;
+  minuteLog: RefLog;
+  hourLog: RefLog;
+  cpuLog: RefLog;
+  graphqlCpuLog: RefLog;
   constructor(c: LimitsConfig) {
     const s = c.secondary;
+    this.restLog = new RefLog(s.points.rest, s.points.windowMs);
+    this.graphqlLog = new RefLog(s.points.graphql, s.points.windowMs);
+    this.minuteLog = new RefLog(s.content.perMinute, 60_000);
+    this.hourLog = new RefLog(s.content.perHour, 3_600_000);
+    this.cpuLog = new RefLog(s.cpu.totalMs, s.cpu.windowMs + 1000, 1000);
+    this.graphqlCpuLog = new RefLog(s.cpu.graphqlMs, s.cpu.windowMs + 1000, 1000);
     this.rest = new RefBucket(s.points.rest, s.points.windowMs);
     this.graphql = new RefBucket(s.points.graphql, s.points.windowMs);
     this.cpu = new RefBucket(s.cpu.totalMs, s.cpu.windowMs);
@@ -124,20 +168,31 @@ export class ReferenceLimits {
     const inFlight = id.held.size;
     const denials: [LimitRule, number][] = [];
     if (inFlight >= this.c.secondary.concurrency.limit) denials.push(['concurrency', now + 1000]);
+    const modes = this.c.secondary.windowModes;
     const points = a.graphql ? id.graphql : id.rest;
-    if (points.available < a.cost * points.windowMs) {
+    const pointsRule = a.graphql ? 'graphql_points' : 'rest_points';
+    const pointsLog = a.graphql ? id.graphqlLog : id.restLog;
+    if (modes[pointsRule] === 'sliding') {
+      const at = pointsLog.freeAt(now, a.cost);
+      if (at > now) denials.push([pointsRule, at]);
+    } else if (points.available < a.cost * points.windowMs) {
       const wait = Math.ceil((a.cost * points.windowMs - points.available) / points.capacity);
-      denials.push([a.graphql ? 'graphql_points' : 'rest_points', now + wait]);
+      denials.push([pointsRule, now + wait]);
     }
-    const inDebt = (b: RefBucket) => (b.available <= 0 ? Math.floor(-b.available / b.capacity) + 1 : 0);
-    if (inDebt(id.cpu) > 0) denials.push(['cpu', now + inDebt(id.cpu)]);
-    if (a.graphql && inDebt(id.graphqlCpu) > 0) denials.push(['graphql_cpu', now + inDebt(id.graphqlCpu)]);
+    // CPU: admitted while the CPU counted is below the ceiling (whole ms: 1 more fits).
+    const cpuAt = id.cpuLog.freeAt(now, 1);
+    if (cpuAt > now) denials.push(['cpu', cpuAt]);
+    const gqlCpuAt = id.graphqlCpuLog.freeAt(now, 1);
+    if (a.graphql && gqlCpuAt > now) denials.push(['graphql_cpu', gqlCpuAt]);
     if (a.content) {
-      for (const [bucket, rule] of [
-        [id.minute, 'content_per_minute'],
-        [id.hour, 'content_per_hour'],
+      for (const [bucket, log, rule] of [
+        [id.minute, id.minuteLog, 'content_per_minute'],
+        [id.hour, id.hourLog, 'content_per_hour'],
       ] as const) {
-        if (bucket.available < bucket.windowMs) {
+        if (modes[rule] === 'sliding') {
+          const at = log.freeAt(now, 1);
+          if (at > now) denials.push([rule, at]);
+        } else if (bucket.available < bucket.windowMs) {
           denials.push([rule, now + Math.ceil((bucket.windowMs - bucket.available) / bucket.capacity)]);
         }
       }
@@ -152,10 +207,13 @@ export class ReferenceLimits {
     }
     const no = ++this.tickets;
     id.held.set(no, now + this.c.secondary.concurrency.leaseMs);
-    points.available -= a.cost * points.windowMs;
+    if (modes[pointsRule] === 'sliding') pointsLog.charge(now, a.cost);
+    else points.available -= a.cost * points.windowMs;
     if (a.content) {
-      id.minute.available -= id.minute.windowMs;
-      id.hour.available -= id.hour.windowMs;
+      if (modes.content_per_minute === 'sliding') id.minuteLog.charge(now, 1);
+      else id.minute.available -= id.minute.windowMs;
+      if (modes.content_per_hour === 'sliding') id.hourLog.charge(now, 1);
+      else id.hour.available -= id.hour.windowMs;
     }
     let used = w.count;
     if (a.countsPrimary) {
@@ -180,14 +238,11 @@ export class ReferenceLimits {
     if (leaseEnd === undefined || leaseEnd <= now) return this.answer(id, ticket, now);
     id.held.delete(ticket.no);
     for (const b of id.buckets()) b.refill(now);
-    // One request charges at most the rule's capacity (its debt recovers within one window).
+    // One request charges at most the rule's capacity, in whole ms.
     const cpu = this.c.secondary.cpu;
-    // ... and the debt never exceeds one window's capacity.
-    const charge = (b: RefBucket, ms: number) => {
-      b.available = Math.max(b.available - ms * b.windowMs, -b.capacity * b.windowMs);
-    };
-    charge(id.cpu, Math.min(cpuMs, cpu.totalMs));
-    if (ticket.graphql) charge(id.graphqlCpu, Math.min(cpuMs, cpu.graphqlMs));
+    const ms = cpuMs > 0 ? Math.ceil(cpuMs) : 0;
+    id.cpuLog.charge(now, Math.min(ms, cpu.totalMs));
+    if (ticket.graphql) id.graphqlCpuLog.charge(now, Math.min(ms, cpu.graphqlMs));
     const stored = id.windows.get(ticket.resource);
     if (
       status === 304 &&

@@ -1,0 +1,81 @@
+/** Which rules count in a sliding log under a config, and each log's span, quantum and capacity. */
+import type { LimitsConfig, WindowMode } from './limits-config.js';
+
+/** The rules a window mode applies to (the seed's "at most N per minute/hour" counts). */
+export const WINDOWED_RULES = [
+  'rest_points',
+  'graphql_points',
+  'content_per_minute',
+  'content_per_hour',
+] as const;
+/** One of WINDOWED_RULES. */
+export type WindowedRule = (typeof WINDOWED_RULES)[number];
+
+/**
+ * The six rules that may keep a log, in the order of their state slots (slot 2 + index): the
+ * four windowed rules when `sliding`, and CPU time, which always counts in a log.
+ * @example
+ * import { LOG_RULES } from 'tollgate/limits';
+ * LOG_RULES.indexOf('cpu'); // 2
+ */
+export const LOG_RULES = [
+  'rest_points',
+  'graphql_points',
+  'cpu',
+  'graphql_cpu',
+  'content_per_minute',
+  'content_per_hour',
+] as const;
+
+/**
+ * CPU charges are stamped at the start of their second and counted for 61 s: never less than the
+ * 60 s the seed states, at most 1 s more, and at most 62 entries per CPU log whatever the traffic.
+ */
+export const CPU_QUANTUM_MS = 1000;
+
+/** Per log rule of a config: whether it keeps a log, for how long an entry counts, its quantum. */
+export interface LogPlan {
+  readonly uses: readonly boolean[];
+  readonly spans: readonly number[];
+  readonly quanta: readonly number[];
+  readonly capacities: readonly number[];
+}
+
+const plans = new WeakMap<LimitsConfig, LogPlan>();
+
+/**
+ * The log plan of `config`, computed once per config.
+ * @example
+ * import { defaultLimits, logPlan } from 'tollgate/limits';
+ * logPlan(defaultLimits()).spans; // [60000, 60000, 61000, 61000, 60000, 3600000]
+ */
+export function logPlan(config: LimitsConfig): LogPlan {
+  let plan = plans.get(config);
+  if (plan !== undefined) return plan;
+  const sec = config.secondary;
+  const modes = sec.windowModes;
+  const sliding = (mode: WindowMode) => mode === 'sliding';
+  const cpuSpan = sec.cpu.windowMs + CPU_QUANTUM_MS;
+  plan = {
+    uses: [
+      sliding(modes.rest_points),
+      sliding(modes.graphql_points),
+      true,
+      true,
+      sliding(modes.content_per_minute),
+      sliding(modes.content_per_hour),
+    ],
+    spans: [sec.points.windowMs, sec.points.windowMs, cpuSpan, cpuSpan, 60_000, 3_600_000],
+    quanta: [1, 1, CPU_QUANTUM_MS, CPU_QUANTUM_MS, 1, 1],
+    capacities: [
+      sec.points.rest,
+      sec.points.graphql,
+      sec.cpu.totalMs,
+      sec.cpu.graphqlMs,
+      sec.content.perMinute,
+      sec.content.perHour,
+    ],
+  };
+  plans.set(config, plan);
+  return plan;
+}

@@ -1,0 +1,152 @@
+/** The transition of `complete` and `release` over a packed row, and what admission shares with it. */
+// Hot path: one call per completion; bench/limits.mjs guards its speed.
+import { allowedVerdict } from './answers.js';
+import { effectiveTime } from './effective-time.js';
+import { currentReset, windowUsed } from './fixed-window.js';
+import type { CompleteEvent, ReleaseEvent, Ticket } from './limit-event.js';
+import type { LogPlan } from './log-rules.js';
+import { logPlan } from './log-rules.js';
+import type { LimitsConfig, LimitsResource } from './limits-config.js';
+import { resourceWindowMs } from './primary-limit.js';
+import { chargeLog, type SlidingLog, settleLog } from './sliding-log.js';
+import type { StateRow } from './state-layout.js';
+import { refillSpent } from './token-bucket.js';
+import type { Verdict } from './verdict.js';
+
+/**
+ * Offset of a resource's window (reset, then used) in the row; see SLOT.
+ * @example
+ * import { windowSlot } from './step-finish.js';
+ * windowSlot('search'); // 10
+ */
+export function windowSlot(resource: LimitsResource): number {
+  return resource === 'core' ? 8 : resource === 'search' ? 10 : resource === 'graphql' ? 12 : 14;
+}
+
+/**
+ * Settles every log the config uses at `t` (see settleLog): what each state-writing event does.
+ * @example
+ * import { createSlidingLog, defaultLimits } from 'tollgate/limits';
+ * import { logPlan } from './log-rules.js';
+ * import { settleLogs } from './step-finish.js';
+ * settleLogs(Array.from({ length: 6 }, createSlidingLog), 1_000, logPlan(defaultLimits()));
+ */
+export function settleLogs(logs: readonly SlidingLog[], t: number, plan: LogPlan): void {
+  for (let i = 0; i < 6; i++) if (plan.uses[i]) settleLog(logs[i]!, t, plan.spans[i]!);
+}
+
+/**
+ * Completes or releases a ticket the store holds: frees its slot, charges CPU time into the CPU
+ * logs, refunds a 304 in the window that counted it. See stepInto.
+ * @example
+ * import { AdmissionTicket, createSlidingLog, defaultLimits, STATE_WIDTH } from 'tollgate/limits';
+ * import { finish } from './step-finish.js';
+ * const row = new Float64Array(STATE_WIDTH);
+ * row[1] = 1;
+ * const ticket = new AdmissionTicket('user:octocat', 'core', false, 5000, 0, -1, 7);
+ * const logs = Array.from({ length: 6 }, createSlidingLog);
+ * finish(row, 0, { kind: 'complete', ticket, status: 200, cpuMs: 40 }, 1_000, defaultLimits(), row, 0, logs);
+ * logs[2]!.sum; // 40
+ */
+export function finish(
+  src: ArrayLike<number>,
+  so: number,
+  e: CompleteEvent | ReleaseEvent,
+  t: number,
+  config: LimitsConfig,
+  dst: StateRow,
+  dso: number,
+  logs: readonly SlidingLog[],
+): Verdict {
+  const sec = config.secondary;
+  const plan = logPlan(config);
+  const uses = plan.uses;
+  const ticket = e.ticket;
+  const elapsed = t - src[so]!;
+  const ws = windowSlot(ticket.resource);
+  const storedReset = src[so + ws]!;
+  const storedUsed = src[so + ws + 1]!;
+  // seed 000, "Polling rules", rule 2: "a 304 does not consume rate limit": refund the count, but
+  // only in the window that counted it (a new window never counted it).
+  const refund =
+    e.kind === 'complete' &&
+    e.status === 304 &&
+    ticket.countedReset !== 0 &&
+    ticket.countedReset === storedReset &&
+    storedUsed > 0;
+  const used = refund ? storedUsed - 1 : storedUsed;
+  // Only a ticket the store held gets here (see TicketLedger): its slot is freed.
+  const inFlight = src[so + 1]! <= 0 ? 0 : src[so + 1]! - 1;
+  // One request's charge is clamped to the rule's capacity: a mismeasured `cpuMs` (1e12, about
+  // 21 years) charges one ceiling, which leaves the count after one window like any other. (NaN
+  // charges nothing; the limiter rejects non-finite and negative values before they get here.)
+  const cpuMs = e.cpuMs > 0 ? Math.ceil(e.cpuMs) : 0;
+  const rest = uses[0] ? 0 : refillSpent(src[so + 2]!, sec.points.rest, elapsed);
+  const gql = uses[1] ? 0 : refillSpent(src[so + 3]!, sec.points.graphql, elapsed);
+  const minute = uses[4] ? 0 : refillSpent(src[so + 6]!, sec.content.perMinute, elapsed);
+  const hour = uses[5] ? 0 : refillSpent(src[so + 7]!, sec.content.perHour, elapsed);
+  if (dst !== src || dso !== so) copyRow(src, so, dst, dso);
+  dst[dso] = t;
+  dst[dso + 1] = inFlight;
+  dst[dso + 2] = rest;
+  dst[dso + 3] = gql;
+  dst[dso + 4] = 0;
+  dst[dso + 5] = 0;
+  dst[dso + 6] = minute;
+  dst[dso + 7] = hour;
+  dst[dso + ws + 1] = used;
+  settleLogs(logs, t, plan);
+  chargeLog(logs[2]!, t, Math.min(cpuMs, sec.cpu.totalMs), plan.quanta[2]!);
+  if (ticket.graphql) chargeLog(logs[3]!, t, Math.min(cpuMs, sec.cpu.graphqlMs), plan.quanta[3]!);
+  const windowMs = resourceWindowMs(ticket.resource, config);
+  const reset = currentReset(storedReset, t, windowMs);
+  return allowedVerdict(
+    ticket.resource,
+    ticket.limit,
+    windowUsed(storedReset, used, t, windowMs),
+    reset,
+    null,
+    config,
+  );
+}
+
+/**
+ * The answer to completing or releasing a ticket the store does not hold (a copy, a forgery, one
+ * already settled, one whose lease ran out): the identity's current numbers, and no change.
+ * @example
+ * import { AdmissionTicket, defaultLimits, STATE_WIDTH, unheldVerdict } from 'tollgate/limits';
+ * const row = new Float64Array(STATE_WIDTH); // a new identity's state
+ * const ticket = new AdmissionTicket('user:octocat', 'core', false, 5000, 0, -1, 7);
+ * unheldVerdict(row, 0, ticket, 1_700_000_000_000, defaultLimits()).allowed; // true (nothing refused, nothing changed)
+ */
+export function unheldVerdict(
+  src: ArrayLike<number>,
+  so: number,
+  ticket: Ticket,
+  now: number,
+  config: LimitsConfig,
+): Verdict {
+  const t = effectiveTime(now, src[so]!);
+  const ws = windowSlot(ticket.resource);
+  const windowMs = resourceWindowMs(ticket.resource, config);
+  const used = windowUsed(src[so + ws]!, src[so + ws + 1]!, t, windowMs);
+  return allowedVerdict(
+    ticket.resource,
+    ticket.limit,
+    used,
+    currentReset(src[so + ws]!, t, windowMs),
+    null,
+    config,
+  );
+}
+
+/**
+ * Copies the primary windows (numbers 8 to 15) of a row: the numbers an event does not recompute.
+ * @example
+ * import { copyRow } from './step-finish.js';
+ * const dst = new Float64Array(16);
+ * copyRow(new Float64Array(16).fill(3), 0, dst, 0); // dst[8] === 3
+ */
+export function copyRow(src: ArrayLike<number>, so: number, dst: StateRow, dso: number): void {
+  for (let i = 8; i < 16; i++) dst[dso + i] = src[so + i]!;
+}

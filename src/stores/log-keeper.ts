@@ -1,0 +1,95 @@
+/** Where the memory store keeps each identity's sliding logs: packed in its row, or apart when longer. */
+// Hot path: a load and a store per event; bench/limits.mjs guards its speed.
+import type { IdentityState, LimitsConfig, SlidingLog } from '../limits/index.js';
+import { createSlidingLog, flattenLog, logPlan, loadSlot, logSlot, SPILLED } from '../limits/index.js';
+
+/**
+ * The logs of the memory store's rows. A log of at most one entry lives in the row's number for
+ * its rule (log-slot.ts), so an identity that made a request or two costs nothing more; a longer
+ * log is an array pair kept by row and rule, and freed as soon as it is back to one entry.
+ */
+export interface LogKeeper {
+  /** The six logs of the row at `offset` (`row` -1: a new identity), ready for stepInto. */
+  load(slab: ArrayLike<number>, offset: number, row: number, config: LimitsConfig): readonly SlidingLog[];
+  /** Writes back the logs last loaded, into the row at `offset`, after a state change. */
+  store(slab: Float64Array, offset: number, row: number, config: LimitsConfig): void;
+  /** The row's state as IdentityState: logs unpacked, their row numbers 0 (as `step` shows them). */
+  stateOf(state: IdentityState, row: number, config: LimitsConfig): IdentityState;
+  /** Frees the logs of a dropped row. */
+  forget(slab: ArrayLike<number>, offset: number, row: number): void;
+  clear(): void;
+}
+
+/**
+ * A LogKeeper.
+ * @example
+ * import { defaultLimits } from 'tollgate/limits';
+ * import { createLogKeeper } from './log-keeper.js';
+ * const keeper = createLogKeeper();
+ * keeper.load(new Float64Array(16), 0, -1, defaultLimits()).length; // 6
+ */
+export function createLogKeeper(): LogKeeper {
+  /** Logs longer than one entry, by `row * 6 + rule`. */
+  const apart = new Map<number, SlidingLog>();
+  const scratch = Array.from({ length: 6 }, createSlidingLog);
+  const book: SlidingLog[] = scratch.slice();
+  const fromRow = (slab: ArrayLike<number>, offset: number, row: number, config: LimitsConfig) => {
+    const uses = logPlan(config).uses;
+    const at = slab[offset]!;
+    for (let i = 0; i < 6; i++) {
+      const slot = uses[i] ? slab[offset + 2 + i]! : 0;
+      const kept = slot === SPILLED && row >= 0 ? apart.get(row * 6 + i) : undefined;
+      if (kept !== undefined) book[i] = kept;
+      else {
+        loadSlot(scratch[i]!, slot, at);
+        book[i] = scratch[i]!;
+      }
+    }
+    return book;
+  };
+  return {
+    load: fromRow,
+    store(slab, offset, row, config) {
+      const uses = logPlan(config).uses;
+      const at = slab[offset]!;
+      for (let i = 0; i < 6; i++) {
+        if (!uses[i]) continue;
+        const log = book[i]!;
+        const slot = logSlot(log, at);
+        slab[offset + 2 + i] = slot;
+        if (slot !== SPILLED) {
+          apart.delete(row * 6 + i);
+          continue;
+        }
+        // A scratch log is reused by the next event: a log that outgrew the row gets its own arrays.
+        if (log === scratch[i])
+          apart.set(row * 6 + i, {
+            times: log.times.slice(log.head),
+            weights: log.weights.slice(log.head),
+            head: 0,
+            sum: log.sum,
+          });
+      }
+    },
+    stateOf(state, row, config) {
+      const raw = [0, 0, state.restPoints, state.graphqlPoints, state.cpu, state.graphqlCpu, state.contentMinute, state.contentHour];
+      raw[0] = state.at;
+      const logs = fromRow(raw, 0, row, config).map(flattenLog);
+      const uses = logPlan(config).uses;
+      return {
+        ...state,
+        restPoints: uses[0] ? 0 : state.restPoints,
+        graphqlPoints: uses[1] ? 0 : state.graphqlPoints,
+        cpu: 0,
+        graphqlCpu: 0,
+        contentMinute: uses[4] ? 0 : state.contentMinute,
+        contentHour: uses[5] ? 0 : state.contentHour,
+        logs,
+      };
+    },
+    forget(slab, offset, row) {
+      for (let i = 0; i < 6; i++) if (slab[offset + 2 + i] === SPILLED) apart.delete(row * 6 + i);
+    },
+    clear: () => apart.clear(),
+  };
+}
