@@ -33,6 +33,7 @@ export function createLogKeeper(): LogKeeper {
   const apart = new Map<number, SlidingLog>();
   const scratch = Array.from({ length: 6 }, createSlidingLog);
   const book: SlidingLog[] = scratch.slice();
+  const reader = createSlidingLog();
   const fromRow = (slab: ArrayLike<number>, offset: number, row: number, config: LimitsConfig) => {
     const uses = logPlan(config).uses;
     const at = slab[offset]!;
@@ -72,10 +73,16 @@ export function createLogKeeper(): LogKeeper {
       }
     },
     stateOf(state, row, config) {
-      const raw = [0, 0, state.restPoints, state.graphqlPoints, state.cpu, state.graphqlCpu, state.contentMinute, state.contentHour];
-      raw[0] = state.at;
-      const logs = fromRow(raw, 0, row, config).map(flattenLog);
+      // Its own logs: the sweep reads states between a load and its store.
       const uses = logPlan(config).uses;
+      const slots = [state.restPoints, state.graphqlPoints, state.cpu, state.graphqlCpu, state.contentMinute, state.contentHour];
+      const logs = slots.map((slot, i) => {
+        if (!uses[i]) return [];
+        const kept = slot === SPILLED ? apart.get(row * 6 + i) : undefined;
+        if (kept !== undefined) return flattenLog(kept);
+        loadSlot(reader, slot, state.at);
+        return flattenLog(reader);
+      });
       return {
         ...state,
         restPoints: uses[0] ? 0 : state.restPoints,

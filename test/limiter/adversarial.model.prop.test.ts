@@ -47,7 +47,15 @@ function checkVerdict(v: Verdict): void {
 function checkState(r: Real): void {
   const state = r.limiter.store.read(r.identity.key) as IdentityState | undefined;
   if (state === undefined) return;
-  for (const [field, value] of Object.entries(state)) expect(Number.isFinite(value), field).toBe(true);
+  const { logs, ...numbers } = state;
+  for (const [field, value] of Object.entries(numbers)) expect(Number.isFinite(value), field).toBe(true);
+  // INVARIANT: no log entry is stamped after the identity's time (a stamp from the future would
+  // count longer than one window from now).
+  for (const log of logs ?? [])
+    for (let i = 0; i < log.length; i += 2) {
+      expect(Number.isSafeInteger(log[i]) && Number.isSafeInteger(log[i + 1])).toBe(true);
+      expect(log[i]!).toBeLessThanOrEqual(state.at);
+    }
 }
 
 /** The time the store counts at now (see effectiveTime): the state's `at` after any event. */

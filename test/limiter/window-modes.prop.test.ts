@@ -1,6 +1,7 @@
 // Each window mode keeps its stated guarantee for random arrival times and costs:
-// - bucket: at most C + C * t / W admitted in any t ms (so at most 2C in one window);
-// - strict: at most C in ANY window of W ms.
+// - sliding (the default): at most C in ANY half-open window (t - W, t], and nothing refused that
+//   would keep every such window at or under C (the sliding log is exact);
+// - bucket: at most C + C * t / W admitted in any t ms (so at most 2C in one window).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createLimiter } from '../../src/index.js';
@@ -73,10 +74,10 @@ function run(mode: WindowMode, events: { gap: number; cost: number; content: boo
 }
 
 describe('window modes keep their guarantees', () => {
-  it('strict: never more than C in any window of the rule length (points, content per minute and per hour)', () => {
+  it('sliding: never more than C in any window (t - W, t] (points, content per minute and per hour)', () => {
     fc.assert(
       fc.property(arrivals, (events) => {
-        const { config, points, content } = run('strict', events);
+        const { config, points, content } = run('sliding', events);
         const sec = config.secondary;
         expect(worstWindow(points, sec.points.windowMs)).toBeLessThanOrEqual(sec.points.rest);
         expect(worstWindow(content, 60_000)).toBeLessThanOrEqual(sec.content.perMinute);
@@ -101,20 +102,46 @@ describe('window modes keep their guarantees', () => {
     );
   });
 
-  it('strict admits a full burst of C from an idle start, then refuses until its sub-window leaves', () => {
+  it('sliding admits a full burst of C after a quiet window, then refuses until the burst leaves the window', () => {
     let now = T0;
-    const config = configWith('strict');
+    const config = configWith('sliding');
     const limiter = createLimiter({ clock: () => now, config });
     const identity = limiter.identify({ kind: 'classic', user: 'octocat' });
+    limiter.admit({ identity, cost: 40 });
+    now += 60_000; // one quiet window
     for (let i = 0; i < 8; i++) expect(limiter.admit({ identity, cost: 5 }).allowed).toBe(true);
     const refused = limiter.admit({ identity, cost: 5 });
     expect(refused.rule).toBe('rest_points');
-    now += Number(refused.headers['retry-after']) * 1000;
+    expect(refused.headers['retry-after']).toBe('60');
+    now += 59_999;
+    expect(limiter.admit({ identity, cost: 5 }).rule).toBe('rest_points');
+    now += 1;
     expect(limiter.admit({ identity, cost: 5 }).allowed).toBe(true);
   });
 
-  it('bucket lets 2C through in one window where strict holds C (the difference the seed\'s "at most" makes)', () => {
-    const counts = (['bucket', 'strict'] as const).map((mode) => {
+  it('sliding refuses nothing a caller keeping every window at or under C asks for (random steady callers)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 1, max: 5 }),
+        fc.integer({ min: 0, max: 59_999 }),
+        (perWindow, cost, phase) => {
+          // perWindow requests of `cost` evenly spaced, so each window of 60 s holds at most
+          // perWindow * cost points: within C (40) when perWindow * cost <= 40.
+          const n = Math.floor(40 / cost) >= perWindow ? perWindow : Math.floor(40 / cost);
+          let now = T0 + phase;
+          const limiter = createLimiter({ clock: () => now, config: configWith('sliding') });
+          const identity = limiter.identify({ kind: 'classic', user: 'octocat' });
+          const gap = Math.ceil(60_000 / n);
+          for (let i = 0; i < 4 * n; i++, now += gap)
+            expect(limiter.admit({ identity, cost, countsPrimary: false }).allowed).toBe(true);
+        },
+      ),
+    );
+  });
+
+  it('bucket lets 2C through in one window where sliding holds C (the difference the seed\'s "at most" makes)', () => {
+    const counts = (['bucket', 'sliding'] as const).map((mode) => {
       let now = T0;
       const limiter = createLimiter({ clock: () => now, config: configWith(mode) });
       const identity = limiter.identify({ kind: 'classic', user: 'octocat' });
@@ -126,11 +153,11 @@ describe('window modes keep their guarantees', () => {
       return admitted;
     });
     expect(counts[0]).toBeGreaterThan(40 + 30);
-    expect(counts[1]).toBeLessThanOrEqual(40);
+    expect(counts[1]).toBe(40);
   });
 
-  it("the issue's counts with the shipped numbers: bucket lets 1,795 points through in 60 s, strict at most 900", () => {
-    const pointsIn60s = (windowModes?: { rest_points: WindowMode }) => {
+  it("the issue's counts with the shipped numbers: bucket lets 1,795 points through in 60 s, the default exactly 900", () => {
+    const pointsIn60s = (windowModes?: { rest_points: WindowMode | 'strict' }) => {
       let now = T0;
       const limiter = createLimiter({ clock: () => now, ...(windowModes && { windowModes }) });
       const identity = limiter.identify({ kind: 'classic', user: 'octocat' });
@@ -145,22 +172,27 @@ describe('window modes keep their guarantees', () => {
       }
       return points;
     };
-    expect(pointsIn60s()).toBeGreaterThan(1_700);
-    expect(pointsIn60s({ rest_points: 'strict' })).toBeLessThanOrEqual(900);
+    expect(pointsIn60s({ rest_points: 'bucket' })).toBeGreaterThan(1_700);
+    expect(pointsIn60s()).toBe(900);
+    expect(pointsIn60s({ rest_points: 'sliding' })).toBe(900);
   });
 
-  it('takes window modes as a limiter option, refusing unknown rules and modes with the valid choices', () => {
-    expect(
-      createLimiter({ windowModes: { content_per_hour: 'strict' } }).config.secondary.windowModes,
-    ).toMatchObject({
-      content_per_hour: 'strict',
-      content_per_minute: 'bucket',
+  it('takes window modes as a limiter option, reads `strict` as `sliding`, refuses unknown rules and modes with the valid choices', () => {
+    expect(createLimiter().config.secondary.windowModes).toEqual({
+      rest_points: 'sliding',
+      graphql_points: 'sliding',
+      content_per_minute: 'sliding',
+      content_per_hour: 'sliding',
     });
-    expect(() => createLimiter({ windowModes: { cpu: 'strict' } as never })).toThrow(
+    expect(
+      createLimiter({ windowModes: { content_per_hour: 'bucket', rest_points: 'strict' } }).config.secondary
+        .windowModes,
+    ).toMatchObject({ content_per_hour: 'bucket', content_per_minute: 'sliding', rest_points: 'sliding' });
+    expect(() => createLimiter({ windowModes: { cpu: 'bucket' } as never })).toThrow(
       /names no rule `cpu`; valid rules: rest_points, graphql_points, content_per_minute, content_per_hour/,
     );
-    expect(() => createLimiter({ windowModes: { rest_points: 'sliding' } as never })).toThrow(
-      /`windowModes.rest_points` is `sliding`; valid modes: bucket, strict/,
+    expect(() => createLimiter({ windowModes: { rest_points: 'exact' } as never })).toThrow(
+      /`windowModes.rest_points` is `exact`; valid modes: sliding, bucket, strict/,
     );
   });
 });

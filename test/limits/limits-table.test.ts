@@ -151,12 +151,12 @@ describe('every number is cited', () => {
 });
 
 describe('algorithms', () => {
-  it('names one for every rule: fixed windows for primary, token buckets per minute and hour, a counter in flight', () => {
+  it('names one for every rule: fixed windows for primary, sliding logs per minute and hour and for CPU, a counter in flight', () => {
     expect(Object.keys(RULE_ALGORITHMS).sort()).toEqual([...LIMIT_RULES].sort());
     expect(RULE_ALGORITHMS.primary).toBe('fixed window');
     expect(RULE_ALGORITHMS.concurrency).toBe('counter');
     for (const rule of LIMIT_RULES.filter((r) => r !== 'primary' && r !== 'concurrency')) {
-      expect(RULE_ALGORITHMS[rule]).toBe('token bucket');
+      expect(RULE_ALGORITHMS[rule]).toBe('sliding log');
     }
   });
 });

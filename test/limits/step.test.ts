@@ -164,14 +164,16 @@ describe('secondary limits', () => {
     expect(c.admit(T0 + 599_999 + 600_000).rule).toBe('concurrency');
   });
 
-  it('allows 900 REST points per minute: 180 writes of 5 points, then refills 15 points per second', () => {
+  it('allows 900 REST points per minute: 180 writes of 5 points, then nothing until they leave the window', () => {
     const c = caller();
     expect(burst(c, 180, T0, { cost: 5 }).allowed).toBe(true);
     const v = c.admit(T0, { cost: 5 });
     expect(v.rule).toBe('rest_points');
-    expect(v.retryAt).toBe(T0 + 334); // 5 points at 15 per second
-    expect(v.headers['retry-after']).toBe('1');
-    expect(c.admit(T0 + 334, { cost: 5 }).allowed).toBe(true);
+    // seed 000:361 "at most 900" per minute: the 900 points stamped T0 count in (t - 60 s, t] until T0 + 60 s.
+    expect(v.retryAt).toBe(T0 + 60_000);
+    expect(v.headers['retry-after']).toBe('60');
+    expect(c.admit(T0 + 59_999, { cost: 5 }).rule).toBe('rest_points');
+    expect(c.admit(T0 + 60_000, { cost: 5 }).allowed).toBe(true);
   });
 
   it('allows 2,000 GraphQL points per minute, separately from REST', () => {
@@ -187,8 +189,10 @@ describe('secondary limits', () => {
     const v = c.admit(T0);
     c.complete(T0, v.ticket!, 200, 90_000);
     const denied = c.admit(T0);
-    expect(denied).toMatchObject({ allowed: false, rule: 'cpu', retryAt: T0 + 1 });
-    expect(c.admit(T0 + 1).allowed).toBe(true);
+    // The charge is stamped at the start of its second (T0) and counted for 60 s + 1 s.
+    expect(denied).toMatchObject({ allowed: false, rule: 'cpu', retryAt: T0 + 61_000 });
+    expect(c.admit(T0 + 60_999).rule).toBe('cpu');
+    expect(c.admit(T0 + 61_000).allowed).toBe(true);
   });
 
   it('limits GraphQL CPU to 60 s of the 90', () => {
@@ -200,24 +204,26 @@ describe('secondary limits', () => {
     expect(c.admit(T0).allowed).toBe(true); // REST still has 30 s of CPU
   });
 
-  it("clamps one request's CPU charge to the rule's capacity, so even 1e12 ms recovers within one window", () => {
+  it("clamps one request's CPU charge to the rule's capacity, so even 1e12 ms leaves with its window", () => {
     const c = caller();
     const first = c.admit(T0);
-    c.complete(T0, first.ticket!, 200, 89_999); // just below the bucket: still admitted
+    c.complete(T0, first.ticket!, 200, 89_999); // just below the ceiling: still admitted
     const second = c.admit(T0);
     c.complete(T0, second.ticket!, 200, 1e12); // about 21 years, mismeasured
     const denied = c.admit(T0);
     expect(denied).toMatchObject({ allowed: false, rule: 'cpu' });
-    expect(denied.retryAt!).toBeLessThanOrEqual(T0 + 60_000);
-    expect(c.admit(T0 + 60_000).allowed).toBe(true);
+    expect(denied.retryAt!).toBe(T0 + 61_000);
+    expect(c.admit(T0 + 61_000).allowed).toBe(true);
   });
 
   it("clamps a GraphQL CPU charge to each CPU rule's own capacity", () => {
     const c = caller();
     const gql = { graphql: true, resource: 'graphql' as const };
     c.complete(T0, c.admit(T0, gql).ticket!, 200, 1e12);
-    expect(c.state).toMatchObject({ cpu: 90_000 * 60_000, graphqlCpu: 60_000 * 60_000 });
-    expect(c.admit(T0 + 60_001, gql).allowed).toBe(true);
+    expect(c.state!.logs![2]).toEqual([T0, 90_000]);
+    expect(c.state!.logs![3]).toEqual([T0, 60_000]);
+    expect(c.admit(T0 + 60_999, gql).rule).toBe('cpu');
+    expect(c.admit(T0 + 61_000, gql).allowed).toBe(true);
   });
 
   it('allows 80 content-generating requests per minute', () => {
@@ -231,7 +237,8 @@ describe('secondary limits', () => {
     const c = caller();
     let now = T0;
     let admitted = 0;
-    // 80 per minute for 7 minutes = 560 tries; the hour bucket stops it near 500.
+    // 80 per minute for 7 minutes = 560 tries: each minute's 80 leave the minute rule exactly one
+    // minute later, so 6 minutes admit 480 and the 7th 20, and the hour rule stops it at 500.
     for (let minute = 0; minute < 7; minute++, now += 60_000) {
       for (let i = 0; i < 80; i++) {
         const v = c.admit(now, { content: true });
@@ -241,8 +248,7 @@ describe('secondary limits', () => {
         } else expect(v.rule).toBe('content_per_hour');
       }
     }
-    // 500 in the bucket plus what 6 minutes refill at 500 per hour (50).
-    expect(admitted).toBe(550);
+    expect(admitted).toBe(500);
   });
 
   it('names the first rule that denies but waits for the last one to free up', () => {
@@ -250,8 +256,9 @@ describe('secondary limits', () => {
     for (let i = 0; i < 100; i++) c.admit(T0, { cost: 9 });
     const v = c.admit(T0, { cost: 30 });
     expect(v.rule).toBe('concurrency');
-    expect(v.retryAt).toBe(T0 + 2000); // 30 points at 15 per second, later than concurrency's 1 s
-    expect(v.headers['retry-after']).toBe('2');
+    // The 900 points leave at T0 + 60 s, later than concurrency's 1 s.
+    expect(v.retryAt).toBe(T0 + 60_000);
+    expect(v.headers['retry-after']).toBe('60');
   });
 
   it('charges nothing for a denied request', () => {
