@@ -1,5 +1,6 @@
 /** The limits transition as one Lua script: what `stepInto` and the memory store's ticket ledger do, inside Redis. */
 import type { LimitsConfig } from '../limits/index.js';
+import { logsLua } from './redis-log-script.js';
 
 /** Rules in the order the script names them (its denial answers carry the 1-based index). */
 export const SCRIPT_RULES = [
@@ -19,9 +20,10 @@ export const SCRIPT_RESOURCES = ['core', 'search', 'graphql', 'lfs'] as const;
 /**
  * The script for one config: its numbers are written into the code, so a config is one script,
  * loaded once and called by SHA. KEYS: the identity's state (with the last ticket id: ids only
- * grow, from the admission's time times 1,024, so none is handed out twice) and its held
- * tickets (a sorted set of ticket ids scored by lease end), both hash-tagged by the identity so a
- * Cluster keeps them in one slot. ARGV[1] is `a` (admit), `c` (complete) or `r` (release);
+ * grow, from the admission's time times 1,024, so none is handed out twice), its held tickets (a
+ * sorted set of ticket ids scored by lease end) and its six sliding logs (LOG_RULES order; a key
+ * only while its log is longer than one entry: see redis-log-script.ts), all hash-tagged by the
+ * identity so a Cluster keeps them in one slot. ARGV[1] is `a` (admit), `c` (complete) or `r` (release);
  * ARGV[2] the clock reading in ms, or empty for the server's own `TIME`. Every number is an
  * integer below 2^53 and every operation the one `stepInto` does, in the same IEEE doubles, so
  * the answers are the memory store's (a differential test holds them to it).
@@ -32,8 +34,6 @@ export const SCRIPT_RESOURCES = ['core', 'search', 'graphql', 'lfs'] as const;
  */
 export function limitsScript(config: LimitsConfig): string {
   const { primary, secondary } = config;
-  const modes = secondary.windowModes;
-  const strict = Object.values(modes).includes('strict');
   const windows = [
     primary.windowMs,
     primary.resources.search.windowMs,
@@ -56,14 +56,8 @@ local MINUTE = 60000
 local HOUR = 3600000
 local SKEW = 1000
 local CONCURRENCY_RETRY_MS = 1000
--- Window modes (see strict-window.ts): six sub-windows and a ring of seven counters per rule,
--- after the state's 16 numbers and the ticket counter: rest, GraphQL points, content minute, hour.
-local STRICT = ${strict}
-local STRICT_REST, STRICT_GQL = ${modes.rest_points === 'strict'}, ${modes.graphql_points === 'strict'}
-local STRICT_MINUTE, STRICT_HOUR = ${modes.content_per_minute === 'strict'}, ${modes.content_per_hour === 'strict'}
-local K, RING = 6, 7
-local SB = { 18, 26, 34, 42 }
-
+local s
+${logsLua(config)}
 local function effective(now, at)
   if not (now >= 0) or now == math.huge then return at end
   local reading = math.floor(now)
@@ -85,58 +79,14 @@ local function bucket_wait(spent, cost, cap, w)
   if excess <= 0 then return 0 end
   return math.ceil(excess / cap)
 end
-local function debt_wait(spent, cap, w)
-  local excess = spent - cap * w
-  if excess < 0 then return 0 end
-  return math.floor(excess / cap) + 1
-end
-local function sub_ms(w) return math.ceil(w / K) end
-local function oldest(current, newest) return math.max(0, current - K, newest - K) end
-local s
-local function strict_count(b, t, w)
-  local newest = s[b]
-  local current = math.max(math.floor(t / sub_ms(w)), newest)
-  local count = 0
-  for n = oldest(current, newest), newest do count = count + s[b + 1 + (n % RING)] end
-  return count
-end
-local function strict_wait(b, t, w, cost, cap)
-  local sub = sub_ms(w)
-  local newest = s[b]
-  local current = math.max(math.floor(t / sub), newest)
-  local count = strict_count(b, t, w)
-  if count + cost <= cap then return 0 end
-  for n = oldest(current, newest), newest do
-    count = count - s[b + 1 + (n % RING)]
-    if count + cost <= cap then return math.max(1, (n + RING) * sub - t) end
-  end
-  return math.max(1, (newest + RING) * sub - t)
-end
-local function strict_charge(b, t, w, cost)
-  local newest = s[b]
-  local current = math.max(math.floor(t / sub_ms(w)), newest)
-  if current > newest then
-    for n = math.max(newest + 1, current - K), current do s[b + 1 + (n % RING)] = 0 end
-    s[b] = current
-  end
-  s[b + 1 + (current % RING)] = s[b + 1 + (current % RING)] + cost
-end
-local function strict_expires(b, w)
-  for i = 1, RING do
-    if s[b + i] > 0 then return (s[b] + RING) * sub_ms(w) end
-  end
-  return 0
-end
 local function refilled_at(at, spent, cap) if spent > 0 then return at + math.ceil(spent / cap) end return 0 end
-local function expires_at(s)
-  local latest = math.max(s[9], s[11], s[13], s[15],
-    refilled_at(s[1], s[3], REST), refilled_at(s[1], s[4], GQL), refilled_at(s[1], s[5], CPU),
-    refilled_at(s[1], s[6], GQL_CPU), refilled_at(s[1], s[7], PER_MINUTE), refilled_at(s[1], s[8], PER_HOUR))
+local function expires_at(s, logs)
+  local latest = math.max(s[9], s[11], s[13], s[15], logs_expire(logs))
+  if not LOG_USES[1] then latest = math.max(latest, refilled_at(s[1], s[3], REST)) end
+  if not LOG_USES[2] then latest = math.max(latest, refilled_at(s[1], s[4], GQL)) end
+  if not LOG_USES[5] then latest = math.max(latest, refilled_at(s[1], s[7], PER_MINUTE)) end
+  if not LOG_USES[6] then latest = math.max(latest, refilled_at(s[1], s[8], PER_HOUR)) end
   if s[2] > 0 then latest = math.max(latest, s[1] + LEASE_MS) end
-  if STRICT then
-    latest = math.max(latest, strict_expires(SB[1], PW), strict_expires(SB[2], PW),
-      strict_expires(SB[3], MINUTE), strict_expires(SB[4], HOUR))
-  end
   return latest
 end
 
@@ -153,7 +103,6 @@ local raw = redis.call('GET', state_key)
 -- The 16 numbers of IdentityState, then the ticket counter.
 if raw then s = { cmsgpack.unpack(raw) } else s = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 } end
 if s[17] == nil then s[17] = 0 end
-if STRICT then for i = 18, 49 do if s[i] == nil then s[i] = 0 end end end
 local t = effective(now, s[1])
 local resource = tonumber(ARGV[3])
 local ws = 8 + (resource - 1) * 2 + 1 -- Lua index of the resource's reset; its used follows
@@ -162,17 +111,23 @@ local w = WINDOWS[resource]
 -- Every key of the identity expires when its last window ends, its last bucket is full and its
 -- last lease has run out (a held ticket keeps \`inFlight\` above 0, so \`t + LEASE_MS\` counts): then
 -- it is worth no more than no state at all.
-local function save()
-  local expires = expires_at(s)
+local function save(logs)
+  local expires = expires_at(s, logs)
   if expires <= t then
-    redis.call('DEL', state_key, tickets_key)
+    redis.call('DEL', state_key, tickets_key, KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8])
     return
   end
   -- Relative to t, so an injected test clock and the server's own agree on how long keys live;
   -- t may run up to SKEW ahead of the server's clock, so a key never expires early.
   local ttl = expires - t + SKEW
+  save_logs(logs, t, ttl)
   redis.call('SET', state_key, cmsgpack.pack(unpack(s)), 'PX', ttl)
   redis.call('PEXPIRE', tickets_key, ttl)
+end
+local function load_logs()
+  local logs = {}
+  for i = 1, 6 do logs[i] = load_log(i, s[1]) end
+  return logs
 end
 
 if op == 'a' then
@@ -184,6 +139,7 @@ if op == 'a' then
   -- The tickets held with a lease still running are the requests in flight.
   redis.call('ZREMRANGEBYSCORE', tickets_key, '-inf', t)
   if raw then s[2] = redis.call('ZCARD', tickets_key) end
+  local logs = load_logs()
   local elapsed = t - s[1]
   local reset = current_reset(s[ws], t, w)
   local used = window_used(s[ws], s[ws + 1], t, w)
@@ -194,23 +150,21 @@ if op == 'a' then
   if in_flight >= CONCURRENCY then rule = 2; retry_at = t + CONCURRENCY_RETRY_MS end
   local rest = refill(s[3], REST, elapsed)
   local gql = refill(s[4], GQL, elapsed)
-  local points, cap, points_rule, points_strict, points_base = rest, REST, 3, STRICT_REST, SB[1]
-  if graphql then points, cap, points_rule, points_strict, points_base = gql, GQL, 4, STRICT_GQL, SB[2] end
+  local p, points, cap, points_rule = 1, rest, REST, 3
+  if graphql then p, points, cap, points_rule = 2, gql, GQL, 4 end
   local wait
-  if points_strict then wait = strict_wait(points_base, t, PW, cost, cap) else wait = bucket_wait(points, cost, cap, PW) end
+  if LOG_USES[p] then wait = log_wait(logs[p], t, LOG_SPANS[p], cost, cap) else wait = bucket_wait(points, cost, cap, PW) end
   if wait > 0 then
     if rule == 0 then rule = points_rule end
     retry_at = math.max(retry_at, t + wait)
   end
-  local cpu = refill(s[5], CPU, elapsed)
-  local gql_cpu = refill(s[6], GQL_CPU, elapsed)
-  wait = debt_wait(cpu, CPU, CW)
+  wait = log_wait(logs[3], t, LOG_SPANS[3], 1, CPU)
   if wait > 0 then
     if rule == 0 then rule = 5 end
     retry_at = math.max(retry_at, t + wait)
   end
   if graphql then
-    wait = debt_wait(gql_cpu, GQL_CPU, CW)
+    wait = log_wait(logs[4], t, LOG_SPANS[4], 1, GQL_CPU)
     if wait > 0 then
       if rule == 0 then rule = 6 end
       retry_at = math.max(retry_at, t + wait)
@@ -219,12 +173,12 @@ if op == 'a' then
   local minute = refill(s[7], PER_MINUTE, elapsed)
   local hour = refill(s[8], PER_HOUR, elapsed)
   if content then
-    if STRICT_MINUTE then wait = strict_wait(SB[3], t, MINUTE, 1, PER_MINUTE) else wait = bucket_wait(minute, 1, PER_MINUTE, MINUTE) end
+    if LOG_USES[5] then wait = log_wait(logs[5], t, MINUTE, 1, PER_MINUTE) else wait = bucket_wait(minute, 1, PER_MINUTE, MINUTE) end
     if wait > 0 then
       if rule == 0 then rule = 7 end
       retry_at = math.max(retry_at, t + wait)
     end
-    if STRICT_HOUR then wait = strict_wait(SB[4], t, HOUR, 1, PER_HOUR) else wait = bucket_wait(hour, 1, PER_HOUR, HOUR) end
+    if LOG_USES[6] then wait = log_wait(logs[6], t, HOUR, 1, PER_HOUR) else wait = bucket_wait(hour, 1, PER_HOUR, HOUR) end
     if wait > 0 then
       if rule == 0 then rule = 8 end
       retry_at = math.max(retry_at, t + wait)
@@ -242,20 +196,20 @@ if op == 'a' then
   if counts then new_used = used + 1 end
   s[1] = t
   s[2] = in_flight + 1
-  -- A strict rule counts in its sub-windows; its bucket number stays as it was.
-  if points_strict then strict_charge(points_base, t, PW, cost) end
+  settle_logs(logs, t)
+  if LOG_USES[p] then charge_log(logs[p], t, cost, 1) end
   s[3] = rest
   s[4] = gql
-  if not points_strict then
-    if graphql then s[4] = gql + cost * PW else s[3] = rest + cost * PW end
-  end
-  s[5] = cpu
-  s[6] = gql_cpu
+  if graphql then s[4] = gql + cost * PW else s[3] = rest + cost * PW end
+  s[5] = 0
+  s[6] = 0
   s[7] = minute
   s[8] = hour
   if content then
-    if STRICT_MINUTE then strict_charge(SB[3], t, MINUTE, 1) else s[7] = minute + MINUTE end
-    if STRICT_HOUR then strict_charge(SB[4], t, HOUR, 1) else s[8] = hour + HOUR end
+    s[7] = minute + MINUTE
+    s[8] = hour + HOUR
+    if LOG_USES[5] then charge_log(logs[5], t, 1, 1) end
+    if LOG_USES[6] then charge_log(logs[6], t, 1, 1) end
   end
   local counted_reset = 0
   if counts then s[ws] = reset; s[ws + 1] = new_used; counted_reset = reset end
@@ -264,7 +218,8 @@ if op == 'a' then
   local id = math.max(s[17] + 1, t * 1024)
   s[17] = id
   redis.call('ZADD', tickets_key, lease_end, string.format('%.0f', id))
-  save()
+  -- A rule counted in a log gets its number of the state from save_logs.
+  save(logs)
   return { 1, new_used, reset, counted_reset, id }
 end
 
@@ -277,6 +232,7 @@ if lease_end then redis.call('ZREM', tickets_key, id) end
 if not raw or not lease_end or tonumber(lease_end) <= t then
   return { 0, window_used(s[ws], s[ws + 1], t, w), current_reset(s[ws], t, w) }
 end
+local logs = load_logs()
 local elapsed = t - s[1]
 local stored_reset, stored_used = s[ws], s[ws + 1]
 local used = stored_used
@@ -289,16 +245,17 @@ local charge = 0
 if cpu_ms > 0 then charge = math.ceil(cpu_ms) end
 s[3] = refill(s[3], REST, elapsed)
 s[4] = refill(s[4], GQL, elapsed)
-s[5] = math.min(refill(s[5], CPU, elapsed) + math.min(charge, CPU) * CW, 2 * CPU * CW)
-local gql_charge = 0
-if graphql then gql_charge = math.min(charge, GQL_CPU) * CW end
-s[6] = math.min(refill(s[6], GQL_CPU, elapsed) + gql_charge, 2 * GQL_CPU * CW)
+s[5] = 0
+s[6] = 0
 s[7] = refill(s[7], PER_MINUTE, elapsed)
 s[8] = refill(s[8], PER_HOUR, elapsed)
 s[1] = t
 s[2] = in_flight
 s[ws + 1] = used
-save()
+settle_logs(logs, t)
+charge_log(logs[3], t, math.min(charge, CPU), LOG_QUANTA[3])
+if graphql then charge_log(logs[4], t, math.min(charge, GQL_CPU), LOG_QUANTA[4]) end
+save(logs)
 return { 1, window_used(stored_reset, used, t, w), current_reset(stored_reset, t, w) }
 `;
 }

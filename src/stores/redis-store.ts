@@ -5,7 +5,14 @@ import {
   AdmissionTicket,
   type AsyncLimitsStore,
   allowedVerdict,
+  createSlidingLog,
+  defaultLimits,
   deniedVerdict,
+  flattenLog,
+  LOG_RULES,
+  loadSlot,
+  logPlan,
+  SPILLED,
   type IdentityState,
   type LimitEvent,
   type LimitsConfig,
@@ -50,8 +57,8 @@ const BROKEN = new Set(['reconnecting', 'close', 'end']);
 
 /** A Redis store; `config` is fixed by the first call (one script per config). */
 export interface RedisStore extends AsyncLimitsStore {
-  /** Keys of one identity, as the script uses them. */
-  keysOf(identityKey: string): readonly [state: string, tickets: string];
+  /** Keys of one identity, as the script uses them: state, held tickets, then the six sliding logs. */
+  keysOf(identityKey: string): readonly string[];
 }
 
 const FIELDS = [
@@ -111,6 +118,21 @@ const NUMBER_FORMATS = new Map<number, [size: number, read: (buffer: Buffer, at:
   [0xd3, [9, (b, at) => Number(b.readBigInt64BE(at))]],
   [0xcb, [9, (b, at) => b.readDoubleBE(at)]],
 ]);
+
+/** A log key's entries as `[time, weight, ...]`: after the 8-byte sum, 16 bytes per entry. */
+function readLog(buffer: Buffer | null): number[] {
+  const flat: number[] = [];
+  if (buffer === null) return flat;
+  for (let at = 8; at + 16 <= buffer.length; at += 16) flat.push(buffer.readDoubleBE(at), buffer.readDoubleBE(at + 8));
+  return flat;
+}
+
+/** The entries a packed slot holds (none for 0). */
+function slotEntries(slot: number, at: number): number[] {
+  const log = createSlidingLog();
+  loadSlot(log, slot, at);
+  return flattenLog(log);
+}
 
 /** The numbers of the MessagePack sequence the script stores as an identity's state. */
 function unpackNumbers(buffer: Buffer): number[] {
@@ -175,17 +197,21 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     script = { config, text, sha: createHash('sha1').update(text).digest('hex') };
     return script;
   };
-  const keysOf = (key: string) => [`${prefix}{${key}}:s`, `${prefix}{${key}}:t`] as const;
+  const keysOf = (key: string) => [
+    `${prefix}{${key}}:s`,
+    `${prefix}{${key}}:t`,
+    ...LOG_RULES.map((_, i) => `${prefix}{${key}}:l${i}`),
+  ];
 
   async function call(config: LimitsConfig, key: string, args: (string | number)[]): Promise<number[]> {
     const { text, sha } = scriptFor(config);
     const keys = keysOf(key);
     try {
-      return (await client.evalsha(sha, 2, ...keys, ...args)) as number[];
+      return (await client.evalsha(sha, keys.length, ...keys, ...args)) as number[];
     } catch (error) {
       if (!String((error as Error)?.message).startsWith('NOSCRIPT')) throw error;
       // A restarted or new server: send the script whole; it is cached by SHA from then on.
-      return (await client.eval(text, 2, ...keys, ...args)) as number[];
+      return (await client.eval(text, keys.length, ...keys, ...args)) as number[];
     }
   }
 
@@ -343,13 +369,23 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       return allowedVerdict(ticket.resource, ticket.limit, answer[1]!, answer[2]!, null, config);
     },
     async read(key: string): Promise<IdentityState | undefined> {
-      const [stateKey] = keysOf(key);
-      const raw = await client.getBuffer(stateKey);
+      const keys = keysOf(key);
+      const raw = await client.getBuffer(keys[0]!);
       if (raw === null) return undefined;
       const numbers = unpackNumbers(raw);
-      return Object.fromEntries(
-        FIELDS.map((field, i) => [field, numbers[i] ?? 0]),
-      ) as unknown as IdentityState;
+      const state = Object.fromEntries(FIELDS.map((field, i) => [field, numbers[i] ?? 0])) as Record<
+        string,
+        number
+      >;
+      const uses = logPlan(script?.config ?? defaultLimits()).uses;
+      const logs: number[][] = [];
+      for (let i = 0; i < 6; i++) {
+        const field = FIELDS[2 + i]!;
+        const slot = uses[i] ? state[field]! : 0;
+        if (uses[i] || i === 2 || i === 3) state[field] = 0;
+        logs.push(slot === SPILLED ? readLog(await client.getBuffer(keys[2 + i]!)) : slotEntries(slot, state.at!));
+      }
+      return { ...(state as unknown as IdentityState), logs };
     },
   };
 }

@@ -17,23 +17,33 @@ describe.runIf(runRedisTests)('the Redis store', () => {
 
   it('keeps one identity in one hash slot: every key tagged with the identity', () => {
     const store = createRedisStore({ client: redis.client, prefix: 'p:' });
-    expect(store.keysOf('user:octocat')).toEqual(['p:{user:octocat}:s', 'p:{user:octocat}:t']);
+    expect(store.keysOf('user:octocat')).toEqual([
+      'p:{user:octocat}:s',
+      'p:{user:octocat}:t',
+      ...[0, 1, 2, 3, 4, 5].map((i) => `p:{user:octocat}:l${i}`),
+    ]);
   });
 
   it('leaves no key behind once every window has ended (DBSIZE)', async () => {
     const dbsize = () => redis.client.dbsize();
     const store = createRedisStore({ client: redis.client, prefix: 'expiry:' });
     await redis.client.flushall();
-    // The server's own clock: a REST read, completed at once, leaves a 1 s points refill and a core
-    // window of an hour. With a window of one second, nothing outlives a couple of seconds.
-    const short = { ...config, primary: { ...config.primary, windowMs: 1_000 } };
+    // The server's own clock: a REST read, completed at once, leaves its point in the points log
+    // for one points window and a core window of an hour. With windows of one second, nothing
+    // outlives a couple of seconds.
+    const short = {
+      ...config,
+      primary: { ...config.primary, windowMs: 1_000 },
+      secondary: { ...config.secondary, points: { ...config.secondary.points, windowMs: 1_000 } },
+    };
     const admitted = await store.apply(admitEvent({ key: 'user:brief' }), Date.now(), short);
     await store.apply(
       { kind: 'complete', ticket: admitted.ticket!, status: 200, cpuMs: 0 },
       Date.now(),
       short,
     );
-    expect(await dbsize()).toBe(1); // the state (an empty ticket set is no key)
+    // The state, its one-entry points log packed in it (an empty ticket set is no key).
+    expect(await dbsize()).toBe(1);
     await expect.poll(dbsize, { timeout: 5_000, interval: 100 }).toBe(0);
   });
 

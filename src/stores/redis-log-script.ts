@@ -1,0 +1,155 @@
+/** The sliding logs inside the Redis script: what sliding-log.ts and log-slot.ts do, in Lua over packed strings. */
+import type { LimitsConfig } from '../limits/index.js';
+import { logPlan } from '../limits/index.js';
+
+/**
+ * The Lua half of the script that keeps the six sliding logs of an identity. A log of at most one
+ * entry is packed into its rule's number of the state (0, or age x 2^24 + weight: log-slot.ts);
+ * a longer one (the number is -1) is its own string key: the sum of its weights as a big-endian
+ * double, then one 16-byte entry (time, weight as two doubles) per ms, oldest first. An event
+ * reads the entries it needs (the oldest ones that left, the newest) with `struct.unpack`, and
+ * writes the string back with its left entries cut off and the newest appended or merged: work
+ * per admission is a few entries and one copy of the string, whatever its length. Functions are
+ * the ones of sliding-log.ts, step for step, so the answers are the memory store's.
+ * @example
+ * import { defaultLimits } from 'tollgate/limits';
+ * import { logsLua } from './redis-log-script.js';
+ * logsLua(defaultLimits()).includes('local LOG_SPANS = { 60000, 60000, 61000, 61000, 60000, 3600000 }'); // true
+ */
+export function logsLua(config: LimitsConfig): string {
+  const plan = logPlan(config);
+  return `local LOG_USES = { ${plan.uses.join(', ')} }
+local LOG_SPANS = { ${plan.spans.join(', ')} }
+local LOG_QUANTA = { ${plan.quanta.join(', ')} }
+local LOG_CAPS = { ${plan.capacities.join(', ')} }
+local SLOT_SPAN = 16777216
+local SLOT_MAX_AGE = 536870912
+-- A log: body (entries only), first and last entry index in it (1-based), sum, and whether its
+-- key holds it now.
+local function entry(L, i) return struct.unpack('>dd', L.body, (i - 1) * 16 + 1) end
+local function load_log(i, at)
+  local L = { body = '', first = 1, last = 0, sum = 0, kept = false }
+  if not LOG_USES[i] then return L end
+  local slot = s[2 + i]
+  if slot == -1 then
+    local raw = redis.call('GET', KEYS[2 + i])
+    if raw then
+      L.sum = struct.unpack('>d', raw)
+      L.body = string.sub(raw, 9)
+      L.last = #L.body / 16
+      L.kept = true
+    end
+  elseif slot > 0 then
+    local w = slot % SLOT_SPAN
+    L.body = struct.pack('>dd', at - (slot - w) / SLOT_SPAN, w)
+    L.last = 1
+    L.sum = w
+  end
+  return L
+end
+local function live_sum(L, t, span)
+  local edge = t - span
+  local sum = L.sum
+  for i = L.first, L.last do
+    local time, w = entry(L, i)
+    if time > edge then break end
+    sum = sum - w
+  end
+  return sum
+end
+local function log_wait(L, t, span, need, cap)
+  local edge = t - span
+  local sum = live_sum(L, t, span)
+  if sum + need <= cap then return 0 end
+  for i = L.first, L.last do
+    local time, w = entry(L, i)
+    if time > edge then
+      sum = sum - w
+      if sum + need <= cap then return math.max(1, time + span - t) end
+    end
+  end
+  if L.last >= L.first then
+    local newest = entry(L, L.last)
+    if newest > edge then return math.max(1, newest + span - t) end
+  end
+  return span
+end
+-- Replaces the newest entry (index last) or appends one.
+local function put_last(L, time, w, replace)
+  local keep = L.last
+  if replace then keep = L.last - 1 end
+  L.body = string.sub(L.body, 1, keep * 16) .. struct.pack('>dd', time, w)
+  L.last = keep + 1
+end
+local function settle_log(L, t, span)
+  local edge = t - span
+  while L.first <= L.last do
+    local time, w = entry(L, L.first)
+    if time > edge then break end
+    L.sum = L.sum - w
+    L.first = L.first + 1
+  end
+  if L.first > L.last then
+    L.body, L.first, L.last, L.sum = '', 1, 0, 0
+    return
+  end
+  if entry(L, L.last) <= t then return end
+  local moved = 0
+  while L.last >= L.first do
+    local time, w = entry(L, L.last)
+    if time <= t then break end
+    moved = moved + w
+    L.last = L.last - 1
+  end
+  if L.last >= L.first then
+    local time, w = entry(L, L.last)
+    if time == t then put_last(L, t, w + moved, true) return end
+  end
+  put_last(L, t, moved, false)
+end
+local function charge_log(L, t, w, quantum)
+  if not (w > 0) then return end
+  local stamp = t
+  if quantum ~= 1 then stamp = t - (t % quantum) end
+  L.sum = L.sum + w
+  if L.last >= L.first then
+    local time, last_w = entry(L, L.last)
+    if time >= stamp then put_last(L, time, last_w + w, true) return end
+  end
+  put_last(L, stamp, w, false)
+end
+local function settle_logs(logs, t)
+  for i = 1, 6 do if LOG_USES[i] then settle_log(logs[i], t, LOG_SPANS[i]) end end
+end
+local function logs_expire(logs)
+  local latest = 0
+  for i = 1, 6 do
+    local L = logs[i]
+    if L.last >= L.first then latest = math.max(latest, entry(L, L.last) + LOG_SPANS[i]) end
+  end
+  return latest
+end
+-- Writes each log back: into its number of the state when it packs, else into its key.
+local function save_logs(logs, at, ttl)
+  for i = 1, 6 do
+    if LOG_USES[i] then
+      local L = logs[i]
+      local size = L.last - L.first + 1
+      local slot = -1
+      if size == 0 then slot = 0 end
+      if size == 1 then
+        local time, w = entry(L, L.first)
+        local age = at - time
+        if age >= 0 and age < SLOT_MAX_AGE and w < SLOT_SPAN then slot = age * SLOT_SPAN + w end
+      end
+      s[2 + i] = slot
+      if slot == -1 then
+        redis.call('SET', KEYS[2 + i], struct.pack('>d', L.sum) .. string.sub(L.body, (L.first - 1) * 16 + 1, L.last * 16), 'PX', ttl)
+      elseif L.kept then
+        redis.call('DEL', KEYS[2 + i])
+      end
+    end
+  end
+end
+`;
+}
