@@ -7,15 +7,6 @@ export { callerClassOf, identityOf, type LimitsCaller, type LimitsIdentity } fro
 export type { IdentityState } from './identity-state.js';
 export { type InstallationFacts, installationLimit } from './installation-limit.js';
 export {
-  CPU_QUANTUM_MS,
-  LOG_RULES,
-  type LogPlan,
-  logPlan,
-  WINDOWED_RULES,
-  type WindowedRule,
-} from './log-rules.js';
-export { loadSlot, logSlot, SPILLED } from './log-slot.js';
-export {
   AdmissionTicket,
   type AdmitEvent,
   type CompleteEvent,
@@ -41,6 +32,15 @@ export {
 } from './limits-config.js';
 export { COUNTED_PER, type LimitLine, limitsReport } from './limits-report.js';
 export type { AsyncLimitsStore, LimitsStore, SyncLimitsStore } from './limits-store.js';
+export {
+  CPU_QUANTUM_MS,
+  LOG_RULES,
+  type LogPlan,
+  logPlan,
+  WINDOWED_RULES,
+  type WindowedRule,
+} from './log-rules.js';
+export { loadSlot, logSlot, SPILLED } from './log-slot.js';
 export { type PointCostFacts, pointCost } from './point-cost.js';
 export { httpDate, notModified, pollInterval, pollingHeaders } from './poll-interval.js';
 export {
@@ -52,8 +52,6 @@ export {
 } from './primary-limit.js';
 export { type RateLimitBody, type RateLimitResourceStatus, rateLimitBody } from './rate-limit-body.js';
 export { type LimitedResponse, type RetryDelayOptions, retryDelay } from './retry-delay.js';
-export { stateExpiresAt } from './state-expiry.js';
-export { packState, STATE_WIDTH, type StateRow, unpackState } from './state-layout.js';
 export {
   chargeLog,
   createSlidingLog,
@@ -65,6 +63,8 @@ export {
   type SlidingLog,
   settleLog,
 } from './sliding-log.js';
+export { stateExpiresAt } from './state-expiry.js';
+export { packState, STATE_WIDTH, type StateRow, unpackState } from './state-layout.js';
 export { step } from './step.js';
 export { unheldVerdict } from './step-finish.js';
 export { stepInto } from './step-into.js';

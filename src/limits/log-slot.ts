@@ -31,7 +31,9 @@ export function logSlot(log: SlidingLog, at: number): number {
   if (size > 1) return SPILLED;
   const age = at - log.times[log.head]!;
   const weight = log.weights[log.head]!;
-  return age >= 0 && age < SLOT_MAX_AGE && weight < SLOT_WEIGHT_SPAN ? age * SLOT_WEIGHT_SPAN + weight : SPILLED;
+  return age >= 0 && age < SLOT_MAX_AGE && weight < SLOT_WEIGHT_SPAN
+    ? age * SLOT_WEIGHT_SPAN + weight
+    : SPILLED;
 }
 
 /**

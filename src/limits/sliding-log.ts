@@ -74,7 +74,13 @@ export function liveSum(log: SlidingLog, t: number, spanMs: number): number {
  * chargeLog(log, 1_000, 900, 1);
  * logWaitMs(log, 30_000, 60_000, 1, 900); // 31000 (the entry at 1 s leaves at 61 s)
  */
-export function logWaitMs(log: SlidingLog, t: number, spanMs: number, need: number, capacity: number): number {
+export function logWaitMs(
+  log: SlidingLog,
+  t: number,
+  spanMs: number,
+  need: number,
+  capacity: number,
+): number {
   const edge = t - spanMs;
   const { times, weights } = log;
   let sum = liveSum(log, t, spanMs);

@@ -5,8 +5,8 @@ import { allowedVerdict, deniedVerdict } from './answers.js';
 import { effectiveTime } from './effective-time.js';
 import { currentReset, windowUsed } from './fixed-window.js';
 import { AdmissionTicket, type AdmitEvent, type LimitEvent } from './limit-event.js';
-import { logPlan } from './log-rules.js';
 import type { LimitRule, LimitsConfig } from './limits-config.js';
+import { logPlan } from './log-rules.js';
 import { resourceWindowMs } from './primary-limit.js';
 import { chargeLog, logWaitMs, type SlidingLog } from './sliding-log.js';
 import type { StateRow } from './state-layout.js';
@@ -49,7 +49,10 @@ export function stepInto(
   logs: readonly SlidingLog[] | null = null,
 ): Verdict {
   if (logs === null || logs.length !== 6)
-    throw new TollgateError('TOLLGATE_INVALID_OPTION', 'limits: stepInto needs the identity\'s six sliding logs');
+    throw new TollgateError(
+      'TOLLGATE_INVALID_OPTION',
+      "limits: stepInto needs the identity's six sliding logs",
+    );
   // Bad readings (NaN, a clock stepped back, a stamp from the future) neither corrupt nor freeze
   // the state: see effectiveTime. Whole milliseconds keep every count exact.
   const t = effectiveTime(now, src[so]!);

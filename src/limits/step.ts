@@ -2,9 +2,9 @@
 import { EMPTY_IDENTITY_STATE, type IdentityState } from './identity-state.js';
 import type { LimitEvent } from './limit-event.js';
 import type { LimitsConfig } from './limits-config.js';
+import { createSlidingLog, flattenLog, loadLog } from './sliding-log.js';
 import { packState, STATE_WIDTH, unpackState } from './state-layout.js';
 import { stepInto } from './step-into.js';
-import { createSlidingLog, flattenLog, loadLog } from './sliding-log.js';
 import type { StepResult } from './verdict.js';
 
 // Scratch rows: step packs the state, runs the one transition (stepInto) and unpacks the result.

@@ -1,7 +1,7 @@
 /** Where the memory store keeps each identity's sliding logs: packed in its row, or apart when longer. */
 // Hot path: a load and a store per event; bench/limits.mjs guards its speed.
 import type { IdentityState, LimitsConfig, SlidingLog } from '../limits/index.js';
-import { createSlidingLog, flattenLog, logPlan, loadSlot, logSlot, SPILLED } from '../limits/index.js';
+import { createSlidingLog, flattenLog, loadSlot, logPlan, logSlot, SPILLED } from '../limits/index.js';
 
 /**
  * The logs of the memory store's rows. A log of at most one entry lives in the row's number for
@@ -75,7 +75,14 @@ export function createLogKeeper(): LogKeeper {
     stateOf(state, row, config) {
       // Its own logs: the sweep reads states between a load and its store.
       const uses = logPlan(config).uses;
-      const slots = [state.restPoints, state.graphqlPoints, state.cpu, state.graphqlCpu, state.contentMinute, state.contentHour];
+      const slots = [
+        state.restPoints,
+        state.graphqlPoints,
+        state.cpu,
+        state.graphqlCpu,
+        state.contentMinute,
+        state.contentHour,
+      ];
       const logs = slots.map((slot, i) => {
         if (!uses[i]) return [];
         const kept = slot === SPILLED ? apart.get(row * 6 + i) : undefined;

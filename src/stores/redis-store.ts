@@ -9,13 +9,13 @@ import {
   defaultLimits,
   deniedVerdict,
   flattenLog,
+  type IdentityState,
+  type LimitEvent,
+  type LimitsConfig,
   LOG_RULES,
   loadSlot,
   logPlan,
   SPILLED,
-  type IdentityState,
-  type LimitEvent,
-  type LimitsConfig,
   type Verdict,
 } from '../limits/index.js';
 import { createMemoryStore } from './memory-store.js';
@@ -123,7 +123,8 @@ const NUMBER_FORMATS = new Map<number, [size: number, read: (buffer: Buffer, at:
 function readLog(buffer: Buffer | null): number[] {
   const flat: number[] = [];
   if (buffer === null) return flat;
-  for (let at = 8; at + 16 <= buffer.length; at += 16) flat.push(buffer.readDoubleBE(at), buffer.readDoubleBE(at + 8));
+  for (let at = 8; at + 16 <= buffer.length; at += 16)
+    flat.push(buffer.readDoubleBE(at), buffer.readDoubleBE(at + 8));
   return flat;
 }
 
@@ -383,7 +384,9 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
         const field = FIELDS[2 + i]!;
         const slot = uses[i] ? state[field]! : 0;
         if (uses[i] || i === 2 || i === 3) state[field] = 0;
-        logs.push(slot === SPILLED ? readLog(await client.getBuffer(keys[2 + i]!)) : slotEntries(slot, state.at!));
+        logs.push(
+          slot === SPILLED ? readLog(await client.getBuffer(keys[2 + i]!)) : slotEntries(slot, state.at!),
+        );
       }
       return { ...(state as unknown as IdentityState), logs };
     },
