@@ -20,8 +20,8 @@ export type { AdmitRequest, CompleteFacts, Limiter, LimiterOptions } from './lim
 export { limitedResponse } from './limits/answers.js';
 export type { WindowMode } from './limits/limits-config.js';
 export type { LimitsStore } from './limits/limits-store.js';
-export { type LimitedResponse, retryDelay } from './limits/retry-delay.js';
 export type { WindowedRule } from './limits/log-rules.js';
+export { type LimitedResponse, retryDelay } from './limits/retry-delay.js';
 export type { Verdict } from './limits/verdict.js';
 export { createPolicy, type Policy } from './policy/authorize.js';
 export { authorize } from './policy/authorize-default.js';

@@ -55,6 +55,7 @@ export { type LimitedResponse, type RetryDelayOptions, retryDelay } from './retr
 export {
   chargeLog,
   createSlidingLog,
+  dropLeft,
   flattenLog,
   liveSum,
   loadLog,

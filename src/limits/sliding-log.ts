@@ -95,19 +95,21 @@ export function logWaitMs(
 }
 
 /**
- * Drops the entries that left by `t` and restamps at `t` the entries stamped after it (a clock
- * that stepped back: they count for one span from now, never longer, never less).
+ * Drops the entries that left by `t` (stamped at or before `t - spanMs`): they count for nothing
+ * at `t` or later, so dropping them changes no answer. An admission does it even when it refuses,
+ * so a caller refused for an hour costs one look per log, not one per entry that left.
  * @example
- * import { chargeLog, createSlidingLog, logSize, settleLog } from 'tollgate/limits';
+ * import { chargeLog, createSlidingLog, dropLeft, logSize } from 'tollgate/limits';
  * const log = createSlidingLog();
  * chargeLog(log, 1_000, 1, 1);
- * settleLog(log, 61_000, 60_000);
+ * dropLeft(log, 61_000, 60_000);
  * logSize(log); // 0
  */
-export function settleLog(log: SlidingLog, t: number, spanMs: number): void {
+export function dropLeft(log: SlidingLog, t: number, spanMs: number): void {
   const edge = t - spanMs;
   const { times, weights } = log;
   let head = log.head;
+  if (head === times.length || times[head]! > edge) return;
   while (head < times.length && times[head]! <= edge) log.sum -= weights[head++]!;
   if (head === times.length) {
     times.length = 0;
@@ -122,7 +124,23 @@ export function settleLog(log: SlidingLog, t: number, spanMs: number): void {
     head = 0;
   }
   log.head = head;
-  if (times[times.length - 1]! <= t) return;
+}
+
+/**
+ * Drops the entries that left by `t` and restamps at `t` the entries stamped after it (a clock
+ * that stepped back: they count for one span from now, never longer, never less).
+ * @example
+ * import { chargeLog, createSlidingLog, logSize, settleLog } from 'tollgate/limits';
+ * const log = createSlidingLog();
+ * chargeLog(log, 1_000, 1, 1);
+ * settleLog(log, 61_000, 60_000);
+ * logSize(log); // 0
+ */
+export function settleLog(log: SlidingLog, t: number, spanMs: number): void {
+  dropLeft(log, t, spanMs);
+  const { times, weights } = log;
+  const head = log.head;
+  if (times.length === head || times[times.length - 1]! <= t) return;
   let moved = 0;
   while (times.length > head && times[times.length - 1]! > t) {
     moved += weights.pop()!;

@@ -8,7 +8,7 @@ import { AdmissionTicket, type AdmitEvent, type LimitEvent } from './limit-event
 import type { LimitRule, LimitsConfig } from './limits-config.js';
 import { logPlan } from './log-rules.js';
 import { resourceWindowMs } from './primary-limit.js';
-import { chargeLog, logWaitMs, type SlidingLog } from './sliding-log.js';
+import { chargeLog, dropLeft, logWaitMs, type SlidingLog } from './sliding-log.js';
 import type { StateRow } from './state-layout.js';
 import { copyRow, finish, settleLogs, windowSlot } from './step-finish.js';
 import { bucketWaitMs, refillSpent } from './token-bucket.js';
@@ -104,6 +104,8 @@ function admit(
     rule = 'concurrency';
     retryAt = t + CONCURRENCY_RETRY_MS;
   }
+  // Entries that left count for nothing: dropped before reading (see dropLeft), refused or not.
+  for (let i = 0; i < 6; i++) if (uses[i]) dropLeft(logs[i]!, t, spans[i]!);
   const pw = sec.points.windowMs;
   const rest = refillSpent(src[so + 2]!, sec.points.rest, elapsed);
   const gql = refillSpent(src[so + 3]!, sec.points.graphql, elapsed);

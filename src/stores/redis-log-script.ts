@@ -81,14 +81,29 @@ local function put_last(L, time, w, replace)
   L.body = string.sub(L.body, 1, keep * 16) .. struct.pack('>dd', time, w)
   L.last = keep + 1
 end
-local function settle_log(L, t, span)
+-- Entries that left count for nothing: dropped before reading, refused or not (see dropLeft).
+local function drop_left(L, t, span)
   local edge = t - span
   while L.first <= L.last do
     local time, w = entry(L, L.first)
     if time > edge then break end
     L.sum = L.sum - w
     L.first = L.first + 1
+    L.dropped = true
   end
+end
+-- After a refusal: a kept log that dropped entries is written back (its expiry unchanged), so a
+-- caller refused for an hour costs one look per log, not one per entry that left.
+local function keep_dropped(logs)
+  for i = 1, 6 do
+    local L = logs[i]
+    if L.kept and L.dropped then
+      redis.call('SET', KEYS[2 + i], struct.pack('>d', L.sum) .. string.sub(L.body, (L.first - 1) * 16 + 1, L.last * 16), 'KEEPTTL')
+    end
+  end
+end
+local function settle_log(L, t, span)
+  drop_left(L, t, span)
   if L.first > L.last then
     L.body, L.first, L.last, L.sum = '', 1, 0, 0
     return

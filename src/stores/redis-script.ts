@@ -140,6 +140,7 @@ if op == 'a' then
   redis.call('ZREMRANGEBYSCORE', tickets_key, '-inf', t)
   if raw then s[2] = redis.call('ZCARD', tickets_key) end
   local logs = load_logs()
+  for i = 1, 6 do if LOG_USES[i] then drop_left(logs[i], t, LOG_SPANS[i]) end end
   local elapsed = t - s[1]
   local reset = current_reset(s[ws], t, w)
   local used = window_used(s[ws], s[ws + 1], t, w)
@@ -186,6 +187,7 @@ if op == 'a' then
   end
   -- A denied request changes no state (all or nothing). A primary refusal also waits for any
   -- secondary rule that is full too.
+  if primary_denied or rule ~= 0 then keep_dropped(logs) end
   if primary_denied then
     local freed = reset
     if rule ~= 0 then freed = math.max(reset, retry_at) end

@@ -6,7 +6,7 @@ import { createLimiter } from '../../src/index.js';
 import { T0 } from '../limits/support.js';
 
 /** The most admitted in any half-open window (t - span, t] (windows ending at an admission are the worst). */
-export function worstWindow(times: readonly number[], span: number): number {
+function worstWindow(times: readonly number[], span: number): number {
   let worst = 0;
   let first = 0;
   for (let i = 0; i < times.length; i++) {
@@ -16,7 +16,7 @@ export function worstWindow(times: readonly number[], span: number): number {
   return worst;
 }
 
-/** Sends `request` every `gapMs` (whole ms, or `at(k)` for uneven spacing) for `durationMs`; completes each admitted one at once. */
+/** Sends `request` at `at(k)` ms for `durationMs`; completes each admitted one at once. */
 function drive(
   request: { method: string; content?: boolean },
   durationMs: number,

@@ -128,7 +128,7 @@ describe('window modes keep their guarantees', () => {
         (perWindow, cost, phase) => {
           // perWindow requests of `cost` evenly spaced, so each window of 60 s holds at most
           // perWindow * cost points: within C (40) when perWindow * cost <= 40.
-          const n = Math.floor(40 / cost) >= perWindow ? perWindow : Math.floor(40 / cost);
+          const n = Math.min(perWindow, Math.floor(40 / cost));
           let now = T0 + phase;
           const limiter = createLimiter({ clock: () => now, config: configWith('sliding') });
           const identity = limiter.identify({ kind: 'classic', user: 'octocat' });

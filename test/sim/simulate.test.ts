@@ -157,7 +157,7 @@ describe('the simulator', () => {
     expect(octokit!.denied.content_per_minute ?? 0).toBe(0);
   });
 
-  it('gives greedy 5-point writes what the points rule promises: a token bucket, or a strict window', () => {
+  it('gives greedy 5-point writes what the points rule promises: a token bucket, or a sliding window', () => {
     // PUT /repos/{owner}/{repo}/notifications costs 5 points and creates no content.
     const writes = [{ endpoint: 'PUT /repos/{owner}/{repo}/notifications', weight: 1 }];
     const run = (windowModes?: Scenario['windowModes']) =>
@@ -176,12 +176,13 @@ describe('the simulator', () => {
           { durationSeconds: 120, ...(windowModes === undefined ? {} : { windowModes }) },
         ),
       ).callers[0]!;
-    const bucket = run();
+    // The default became the sliding log in 0.2: the token bucket is asked for by name.
+    const bucket = run({ rest_points: 'bucket' });
     // 900 points full: 180 writes at once, then one write per 5 points of refill (900 per 60 s).
     expect(bucket.perMinute.admitted[0]).toBeGreaterThanOrEqual(180 + 165);
     expect(bucket.admitted).toBeLessThanOrEqual(180 + (120 * 900) / 60 / 5 + 1);
-    const strict = run({ rest_points: 'strict' });
-    // Strict: never more than 900 points, 180 writes, in any 60 seconds.
+    const strict = run();
+    // Sliding (the default): never more than 900 points, 180 writes, in any 60 seconds.
     expect(strict.perMinute.admitted[0]).toBeLessThanOrEqual(180);
     expect(strict.perMinute.admitted[1]).toBeLessThanOrEqual(180);
   });

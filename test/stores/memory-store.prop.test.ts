@@ -7,7 +7,7 @@ import type { LimitEvent, Ticket } from '../../src/limits/limit-event.js';
 import type { LimitsConfig } from '../../src/limits/limits-config.js';
 import { step } from '../../src/limits/step.js';
 import { createMemoryStore } from '../../src/stores/memory-store.js';
-import { admitEvent, T0, tinyConfig as tinyBuckets } from '../limits/support.js';
+import { admitEvent, T0, tinyConfig as tinySliding } from '../limits/support.js';
 
 const opArb = fc.oneof(
   fc.record({ op: fc.constant('admit' as const), who: fc.nat(7), cost: fc.nat(6), content: fc.boolean() }),
@@ -18,22 +18,23 @@ const opArb = fc.oneof(
   }),
 );
 
-const tinyStrict = {
-  ...tinyBuckets,
+/** Token buckets for three rules, a sliding log for the fourth: modes mix. */
+const tinyBuckets = {
+  ...tinySliding,
   secondary: {
-    ...tinyBuckets.secondary,
+    ...tinySliding.secondary,
     windowModes: {
-      rest_points: 'strict',
-      graphql_points: 'strict',
-      content_per_minute: 'strict',
-      content_per_hour: 'bucket',
+      rest_points: 'bucket',
+      graphql_points: 'bucket',
+      content_per_minute: 'bucket',
+      content_per_hour: 'sliding',
     },
   },
 } as const satisfies LimitsConfig;
 
 describe.each([
+  ['sliding logs, the default', tinySliding],
   ['token buckets', tinyBuckets],
-  ['strict windows', tinyStrict],
 ])('memory store with eviction (%s)', (_name, tinyConfig: LimitsConfig) => {
   it('stays within maxIdentities and answers as step over the state it held', () => {
     fc.assert(
