@@ -20,9 +20,9 @@ export type { AdmitRequest, CompleteFacts, Limiter, LimiterOptions } from './lim
 export { limitedResponse } from './limits/answers.js';
 export type { WindowMode } from './limits/limits-config.js';
 export type { LimitsStore } from './limits/limits-store.js';
-export type { WindowedRule } from './limits/log-rules.js';
 export { type LimitedResponse, retryDelay } from './limits/retry-delay.js';
 export type { Verdict } from './limits/verdict.js';
+export type { WindowedRule } from './limits/windowed-rules.js';
 export { createPolicy, type Policy } from './policy/authorize.js';
 export { authorize } from './policy/authorize-default.js';
 export type { PolicyOptions } from './policy/policy-options.js';

@@ -8,7 +8,7 @@ import {
   type ResourceLimit,
   type WindowMode,
 } from './limits-config.js';
-import { WINDOWED_RULES, type WindowedRule } from './log-rules.js';
+import { WINDOWED_RULES, type WindowedRule } from './windowed-rules.js';
 
 type Raw = Record<string, unknown>;
 

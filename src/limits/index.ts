@@ -52,18 +52,7 @@ export {
 } from './primary-limit.js';
 export { type RateLimitBody, type RateLimitResourceStatus, rateLimitBody } from './rate-limit-body.js';
 export { type LimitedResponse, type RetryDelayOptions, retryDelay } from './retry-delay.js';
-export {
-  chargeLog,
-  createSlidingLog,
-  dropLeft,
-  flattenLog,
-  liveSum,
-  loadLog,
-  logSize,
-  logWaitMs,
-  type SlidingLog,
-  settleLog,
-} from './sliding-log.js';
+export { createSlidingLog, flattenLog, loadLog, type SlidingLog } from './sliding-log.js';
 export { stateExpiresAt } from './state-expiry.js';
 export { packState, STATE_WIDTH, type StateRow, unpackState } from './state-layout.js';
 export { step } from './step.js';

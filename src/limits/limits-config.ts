@@ -1,4 +1,4 @@
-import type { WindowedRule } from './log-rules.js';
+import type { WindowedRule } from './windowed-rules.js';
 
 /** The typed rate-limit configuration: data/limits.yaml in camelCase, with times in milliseconds. */
 

@@ -1,15 +1,7 @@
 /** Which rules count in a sliding log under a config, and each log's span, quantum and capacity. */
 import type { LimitsConfig, WindowMode } from './limits-config.js';
 
-/** The rules a window mode applies to (the seed's "at most N per minute/hour" counts). */
-export const WINDOWED_RULES = [
-  'rest_points',
-  'graphql_points',
-  'content_per_minute',
-  'content_per_hour',
-] as const;
-/** One of WINDOWED_RULES. */
-export type WindowedRule = (typeof WINDOWED_RULES)[number];
+export { WINDOWED_RULES, type WindowedRule } from './windowed-rules.js';
 
 /**
  * The six rules that may keep a log, in the order of their state slots (slot 2 + index): the

@@ -19,7 +19,7 @@ export const SPILLED = -1;
 /**
  * The slot value of `log` at identity time `at`: 0, a packed single entry, or SPILLED.
  * @example
- * import { chargeLog, createSlidingLog } from 'tollgate/limits';
+ * import { chargeLog, createSlidingLog } from './sliding-log.js';
  * import { logSlot } from './log-slot.js';
  * const log = createSlidingLog();
  * chargeLog(log, 750, 1, 1);

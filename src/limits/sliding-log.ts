@@ -16,7 +16,7 @@
  * their weights. INVARIANT: times ascend strictly (same-ms charges merge), and after any event
  * that writes the state, no entry is later than the identity's time (`at`) and none has left.
  * @example
- * import { createSlidingLog, type SlidingLog } from 'tollgate/limits';
+ * import { createSlidingLog, type SlidingLog } from './sliding-log.js';
  * const log: SlidingLog = createSlidingLog(); // { times: [], weights: [], head: 0, sum: 0 }
  */
 export interface SlidingLog {
@@ -29,7 +29,7 @@ export interface SlidingLog {
 /**
  * An empty log.
  * @example
- * import { createSlidingLog } from 'tollgate/limits';
+ * import { createSlidingLog } from './sliding-log.js';
  * createSlidingLog().sum; // 0
  */
 export function createSlidingLog(): SlidingLog {
@@ -39,7 +39,7 @@ export function createSlidingLog(): SlidingLog {
 /**
  * Entries held (left ones included until the next `settleLog`).
  * @example
- * import { createSlidingLog, logSize } from 'tollgate/limits';
+ * import { createSlidingLog, logSize } from './sliding-log.js';
  * logSize(createSlidingLog()); // 0
  */
 export function logSize(log: SlidingLog): number {
@@ -50,7 +50,7 @@ export function logSize(log: SlidingLog): number {
  * The weight counted at `t`: entries stamped after `t - spanMs` (entries stamped after `t`, left
  * by a clock that stepped back, count too). Reads only.
  * @example
- * import { chargeLog, createSlidingLog, liveSum } from 'tollgate/limits';
+ * import { chargeLog, createSlidingLog, liveSum } from './sliding-log.js';
  * const log = createSlidingLog();
  * chargeLog(log, 1_000, 5, 1);
  * liveSum(log, 60_999, 60_000); // 5
@@ -69,7 +69,7 @@ export function liveSum(log: SlidingLog, t: number, spanMs: number): number {
  * of the oldest entries have left, each at its stamp + `spanMs`. A need above the capacity never
  * fits; its wait is one span from the newest entry counted (or one span).
  * @example
- * import { chargeLog, createSlidingLog, logWaitMs } from 'tollgate/limits';
+ * import { chargeLog, createSlidingLog, logWaitMs } from './sliding-log.js';
  * const log = createSlidingLog();
  * chargeLog(log, 1_000, 900, 1);
  * logWaitMs(log, 30_000, 60_000, 1, 900); // 31000 (the entry at 1 s leaves at 61 s)
@@ -99,7 +99,7 @@ export function logWaitMs(
  * at `t` or later, so dropping them changes no answer. An admission does it even when it refuses,
  * so a caller refused for an hour costs one look per log, not one per entry that left.
  * @example
- * import { chargeLog, createSlidingLog, dropLeft, logSize } from 'tollgate/limits';
+ * import { chargeLog, createSlidingLog, dropLeft, logSize } from './sliding-log.js';
  * const log = createSlidingLog();
  * chargeLog(log, 1_000, 1, 1);
  * dropLeft(log, 61_000, 60_000);
@@ -130,7 +130,7 @@ export function dropLeft(log: SlidingLog, t: number, spanMs: number): void {
  * Drops the entries that left by `t` and restamps at `t` the entries stamped after it (a clock
  * that stepped back: they count for one span from now, never longer, never less).
  * @example
- * import { chargeLog, createSlidingLog, logSize, settleLog } from 'tollgate/limits';
+ * import { chargeLog, createSlidingLog, logSize, settleLog } from './sliding-log.js';
  * const log = createSlidingLog();
  * chargeLog(log, 1_000, 1, 1);
  * settleLog(log, 61_000, 60_000);
@@ -157,7 +157,7 @@ export function settleLog(log: SlidingLog, t: number, spanMs: number): void {
  * Adds `weight` at `t`, stamped at the start of its `quantumMs` (1 for an exact log): merged into
  * the newest entry when that has the same stamp. Call `settleLog` at `t` first.
  * @example
- * import { chargeLog, createSlidingLog, logSize } from 'tollgate/limits';
+ * import { chargeLog, createSlidingLog, logSize } from './sliding-log.js';
  * const log = createSlidingLog();
  * chargeLog(log, 1_500, 30, 1000);
  * chargeLog(log, 1_999, 10, 1000);
@@ -179,7 +179,7 @@ export function chargeLog(log: SlidingLog, t: number, weight: number, quantumMs:
 /**
  * The live entries as `[time, weight, time, weight, ...]`: how IdentityState shows a log.
  * @example
- * import { chargeLog, createSlidingLog, flattenLog } from 'tollgate/limits';
+ * import { chargeLog, createSlidingLog, flattenLog } from './sliding-log.js';
  * const log = createSlidingLog();
  * chargeLog(log, 7, 2, 1);
  * flattenLog(log); // [7, 2]
@@ -193,7 +193,7 @@ export function flattenLog(log: SlidingLog): number[] {
 /**
  * Replaces `log`'s entries with the flat `[time, weight, ...]` list `flat`.
  * @example
- * import { createSlidingLog, loadLog } from 'tollgate/limits';
+ * import { createSlidingLog, loadLog } from './sliding-log.js';
  * const log = createSlidingLog();
  * loadLog(log, [7, 2, 9, 3]);
  * log.sum; // 5

@@ -1,7 +1,7 @@
 /** Window modes chosen in code, over those of the table. */
 import { TollgateError } from '../core/errors.js';
 import type { LimitsConfig, WindowMode } from './limits-config.js';
-import { WINDOWED_RULES, type WindowedRule } from './log-rules.js';
+import { WINDOWED_RULES, type WindowedRule } from './windowed-rules.js';
 
 /** The modes accepted; `strict` (0.1's name) is read as `sliding`. */
 const MODES: readonly string[] = ['sliding', 'bucket', 'strict'];

@@ -58,7 +58,7 @@ const BROKEN = new Set(['reconnecting', 'close', 'end']);
 /** A Redis store; `config` is fixed by the first call (one script per config). */
 export interface RedisStore extends AsyncLimitsStore {
   /** Keys of one identity, as the script uses them: state, held tickets, then the six sliding logs. */
-  keysOf(identityKey: string): readonly string[];
+  keysOf(identityKey: string): readonly [state: string, tickets: string, ...logs: string[]];
 }
 
 const FIELDS = [
@@ -198,7 +198,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     script = { config, text, sha: createHash('sha1').update(text).digest('hex') };
     return script;
   };
-  const keysOf = (key: string) => [
+  const keysOf = (key: string): readonly [string, string, ...string[]] => [
     `${prefix}{${key}}:s`,
     `${prefix}{${key}}:t`,
     ...LOG_RULES.map((_, i) => `${prefix}{${key}}:l${i}`),
@@ -371,7 +371,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     },
     async read(key: string): Promise<IdentityState | undefined> {
       const keys = keysOf(key);
-      const raw = await client.getBuffer(keys[0]!);
+      const raw = await client.getBuffer(keys[0]);
       if (raw === null) return undefined;
       const numbers = unpackNumbers(raw);
       const state = Object.fromEntries(FIELDS.map((field, i) => [field, numbers[i] ?? 0])) as Record<
@@ -383,7 +383,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       for (let i = 0; i < 6; i++) {
         const field = FIELDS[2 + i]!;
         const slot = uses[i] ? state[field]! : 0;
-        if (uses[i] || i === 2 || i === 3) state[field] = 0;
+        if (uses[i]) state[field] = 0;
         logs.push(
           slot === SPILLED ? readLog(await client.getBuffer(keys[2 + i]!)) : slotEntries(slot, state.at!),
         );
