@@ -51,8 +51,8 @@ export async function driveBusy(apply, key, t0) {
 }
 
 /**
- * Bytes per identity in the memory store: `count` idle identities (one request each, completed)
- * and 100 busy ones (busyEvents), as heap and array buffers grow (run node with --expose-gc).
+ * Bytes per busy identity in the memory store (busyEvents; the idle figure is bench/limits.mjs's
+ * measureMemory), as heap and array buffers grow over 99 of them (run node with --expose-gc).
  * @param {{ createMemoryStore: Function, defaultLimits: Function }} lib
  */
 export async function memoryStoreBytes(lib, count) {

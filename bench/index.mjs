@@ -225,6 +225,11 @@ if (runs('limits')) {
     `memory store: ${memory.bytesPerIdentity} bytes per idle identity at ${memory.identities.toLocaleString('en-US')} identities ` +
       `(target <= 200: ${memory.bytesPerIdentity !== null && memory.bytesPerIdentity <= 200 ? 'met' : 'MISSED'})`,
   );
+  const { memoryStoreBytes } = await import(new URL('./busy-identity.mjs', import.meta.url).href);
+  memory.busyBytesPerIdentity = (await memoryStoreBytes({ ...rootEntry, ...limitsEntry })).busy;
+  console.log(
+    `memory store: ${memory.busyBytesPerIdentity} bytes for an identity busy at every ceiling at once`,
+  );
 }
 // Real servers under autocannon, once after the runs above (each server in its own process).
 if (runs('http')) {
@@ -263,6 +268,9 @@ if (runs('redis')) {
     );
     console.log(
       `bytes per identity in Redis (MEMORY USAGE, one request completed): ${redis.bytesPerIdentity}`,
+    );
+    console.log(
+      `bytes per idle identity in Redis over 100,000 (INFO used_memory): ${redis.idleBytesPerIdentity} (target <= 200: ${redis.idleBytesPerIdentity <= 200 ? 'met' : 'MISSED'}); busy at every ceiling at once: ${redis.busyBytesPerIdentity}`,
     );
     console.log(
       `target at least rate-limiter-flexible's throughput: ${redis.ratios['tollgate / rate-limiter-flexible, 64 in flight'] >= 1 ? 'met' : 'MISSED'}; at least 0.6x PING at 64 in flight: ${redis.ratios['tollgate / PING, 64 in flight'] >= 0.6 ? 'met' : 'MISSED'}`,

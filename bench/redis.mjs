@@ -146,6 +146,8 @@ export async function runRedisBench() {
       await fresh.apply({ kind: 'complete', ticket: v.ticket, status: 200, cpuMs: 3 }, Date.now(), shipped);
       for (const k of fresh.keysOf(key)) bytes += (await client.memory('USAGE', k)) ?? 0;
     }
+    const { redisBytes } = await import(new URL('./busy-identity.mjs', import.meta.url).href);
+    const perIdentity = await redisBytes(client, createRedisStore, shipped, 100_000);
     const ratio = (a, b) => Number((a / b).toFixed(2));
     const tollgate = results['tollgate admit (every bucket)'];
     const peer = results['rate-limiter-flexible RateLimiterRedis.consume (one bucket)'];
@@ -154,6 +156,8 @@ export async function runRedisBench() {
       results,
       roundTripsPerAdmission: roundTrips,
       bytesPerIdentity: Math.round(bytes / 200),
+      idleBytesPerIdentity: perIdentity.idle,
+      busyBytesPerIdentity: perIdentity.busy,
       ratios: {
         'tollgate / rate-limiter-flexible, 1 in flight': ratio(tollgate[1], peer[1]),
         'tollgate / rate-limiter-flexible, 64 in flight': ratio(tollgate[64], peer[64]),
