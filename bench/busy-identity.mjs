@@ -55,9 +55,9 @@ export async function driveBusy(apply, key, t0) {
  * measureMemory), as heap and array buffers grow over 99 of them (run node with --expose-gc).
  * @param {{ createMemoryStore: Function, defaultLimits: Function }} lib
  */
-export async function memoryStoreBytes(lib, count) {
+export async function memoryStoreBytes(lib) {
   if (typeof globalThis.gc !== 'function')
-    return { idle: null, busy: null, note: 'run node with --expose-gc' };
+    return { busy: null, note: 'run node with --expose-gc' };
   const config = lib.defaultLimits();
   const used = () => {
     globalThis.gc();
