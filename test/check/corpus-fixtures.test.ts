@@ -67,6 +67,9 @@ describe('the real-code corpus', () => {
         const lines = readFileSync(path, 'utf8').split('\n');
         expect(call.line, `${call.file}:${call.line} is inside the file`).toBeLessThanOrEqual(lines.length);
         expect(lines[call.line - 1], `${call.file}:${call.line}`).toContain(call.match);
+        for (const line of call.alsoAt) {
+          expect(lines[line - 1], `${call.file}:${line} continues the call`).toMatch(/\.request\(|paginate/);
+        }
         if (call.definedAt !== undefined) {
           expect(lines[call.definedAt - 1], `${call.file}:${call.definedAt} builds the options`).toMatch(
             /endpoint/,
