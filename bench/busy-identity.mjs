@@ -56,8 +56,7 @@ export async function driveBusy(apply, key, t0) {
  * @param {{ createMemoryStore: Function, defaultLimits: Function }} lib
  */
 export async function memoryStoreBytes(lib) {
-  if (typeof globalThis.gc !== 'function')
-    return { busy: null, note: 'run node with --expose-gc' };
+  if (typeof globalThis.gc !== 'function') return { busy: null, note: 'run node with --expose-gc' };
   const config = lib.defaultLimits();
   const used = () => {
     globalThis.gc();
