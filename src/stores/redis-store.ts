@@ -5,21 +5,17 @@ import {
   AdmissionTicket,
   type AsyncLimitsStore,
   allowedVerdict,
-  createSlidingLog,
   defaultLimits,
   deniedVerdict,
-  flattenLog,
   type IdentityState,
   type LimitEvent,
   type LimitsConfig,
   LOG_RULES,
-  loadSlot,
-  logPlan,
-  SPILLED,
   type Verdict,
 } from '../limits/index.js';
 import { createMemoryStore } from './memory-store.js';
 import { limitsScript, SCRIPT_RESOURCES, SCRIPT_RULES } from './redis-script.js';
+import { readRedisState } from './redis-state.js';
 
 /** The few ioredis methods the store uses (a `Redis` or a `Cluster` client has them all). */
 export interface RedisClientLike {
@@ -61,25 +57,6 @@ export interface RedisStore extends AsyncLimitsStore {
   keysOf(identityKey: string): readonly [state: string, tickets: string, ...logs: string[]];
 }
 
-const FIELDS = [
-  'at',
-  'inFlight',
-  'restPoints',
-  'graphqlPoints',
-  'cpu',
-  'graphqlCpu',
-  'contentMinute',
-  'contentHour',
-  'coreReset',
-  'coreUsed',
-  'searchReset',
-  'searchUsed',
-  'graphqlReset',
-  'graphqlUsed',
-  'lfsReset',
-  'lfsUsed',
-] as const;
-
 /** The refusal when the store cannot decide and the mode is `fail-closed`: 503, said plainly. */
 function unavailableVerdict(resource: Verdict['resource'], limit: number, config: LimitsConfig): Verdict {
   const body = {
@@ -104,58 +81,6 @@ function unavailableVerdict(resource: Verdict['resource'], limit: number, config
     ticket: null,
     degraded: 'fail-closed',
   };
-}
-
-/** MessagePack number formats the script writes (ints of any width, float64): size and reader. */
-const NUMBER_FORMATS = new Map<number, [size: number, read: (buffer: Buffer, at: number) => number]>([
-  [0xcc, [2, (b, at) => b.readUInt8(at)]],
-  [0xcd, [3, (b, at) => b.readUInt16BE(at)]],
-  [0xce, [5, (b, at) => b.readUInt32BE(at)]],
-  [0xcf, [9, (b, at) => Number(b.readBigUInt64BE(at))]],
-  [0xd0, [2, (b, at) => b.readInt8(at)]],
-  [0xd1, [3, (b, at) => b.readInt16BE(at)]],
-  [0xd2, [5, (b, at) => b.readInt32BE(at)]],
-  [0xd3, [9, (b, at) => Number(b.readBigInt64BE(at))]],
-  [0xcb, [9, (b, at) => b.readDoubleBE(at)]],
-]);
-
-/** A log key's entries as `[time, weight, ...]`: after the 8-byte sum, 16 bytes per entry. */
-function readLog(buffer: Buffer | null): number[] {
-  const flat: number[] = [];
-  if (buffer === null) return flat;
-  for (let at = 8; at + 16 <= buffer.length; at += 16)
-    flat.push(buffer.readDoubleBE(at), buffer.readDoubleBE(at + 8));
-  return flat;
-}
-
-/** The entries a packed slot holds (none for 0). */
-function slotEntries(slot: number, at: number): number[] {
-  const log = createSlidingLog();
-  loadSlot(log, slot, at);
-  return flattenLog(log);
-}
-
-/** The numbers of the MessagePack sequence the script stores as an identity's state. */
-function unpackNumbers(buffer: Buffer): number[] {
-  const numbers: number[] = [];
-  for (let at = 0; at < buffer.length; ) {
-    const byte = buffer[at]!;
-    // Fixints: the byte is the value (0 to 127, -32 to -1).
-    if (byte <= 0x7f || byte >= 0xe0) {
-      numbers.push(byte <= 0x7f ? byte : byte - 0x100);
-      at += 1;
-      continue;
-    }
-    const format = NUMBER_FORMATS.get(byte);
-    if (format === undefined)
-      throw new TollgateError(
-        'TOLLGATE_STORE_UNAVAILABLE',
-        `redis store: unexpected state byte 0x${byte.toString(16)}`,
-      );
-    numbers.push(format[1](buffer, at + 1));
-    at += format[0];
-  }
-  return numbers;
 }
 
 /**
@@ -369,26 +294,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       }
       return allowedVerdict(ticket.resource, ticket.limit, answer[1]!, answer[2]!, null, config);
     },
-    async read(key: string): Promise<IdentityState | undefined> {
-      const keys = keysOf(key);
-      const raw = await client.getBuffer(keys[0]);
-      if (raw === null) return undefined;
-      const numbers = unpackNumbers(raw);
-      const state = Object.fromEntries(FIELDS.map((field, i) => [field, numbers[i] ?? 0])) as Record<
-        string,
-        number
-      >;
-      const uses = logPlan(script?.config ?? defaultLimits()).uses;
-      const logs: number[][] = [];
-      for (let i = 0; i < 6; i++) {
-        const field = FIELDS[2 + i]!;
-        const slot = uses[i] ? state[field]! : 0;
-        if (uses[i]) state[field] = 0;
-        logs.push(
-          slot === SPILLED ? readLog(await client.getBuffer(keys[2 + i]!)) : slotEntries(slot, state.at!),
-        );
-      }
-      return { ...(state as unknown as IdentityState), logs };
-    },
+    read: (key: string): Promise<IdentityState | undefined> =>
+      readRedisState(client, keysOf(key), script?.config ?? defaultLimits()),
   };
 }

@@ -1,0 +1,123 @@
+/** An identity's state as the Redis script stores it, read back as IdentityState (the memory store's form). */
+import { TollgateError } from '../core/errors.js';
+import {
+  createSlidingLog,
+  flattenLog,
+  type IdentityState,
+  type LimitsConfig,
+  loadSlot,
+  logPlan,
+  SPILLED,
+} from '../limits/index.js';
+
+/** The one ioredis method reading needs. */
+export interface RedisReader {
+  getBuffer(key: string): Promise<Buffer | null>;
+}
+
+const FIELDS = [
+  'at',
+  'inFlight',
+  'restPoints',
+  'graphqlPoints',
+  'cpu',
+  'graphqlCpu',
+  'contentMinute',
+  'contentHour',
+  'coreReset',
+  'coreUsed',
+  'searchReset',
+  'searchUsed',
+  'graphqlReset',
+  'graphqlUsed',
+  'lfsReset',
+  'lfsUsed',
+] as const;
+
+/** MessagePack number formats the script writes (ints of any width, float64): size and reader. */
+const NUMBER_FORMATS = new Map<number, [size: number, read: (buffer: Buffer, at: number) => number]>([
+  [0xcc, [2, (b, at) => b.readUInt8(at)]],
+  [0xcd, [3, (b, at) => b.readUInt16BE(at)]],
+  [0xce, [5, (b, at) => b.readUInt32BE(at)]],
+  [0xcf, [9, (b, at) => Number(b.readBigUInt64BE(at))]],
+  [0xd0, [2, (b, at) => b.readInt8(at)]],
+  [0xd1, [3, (b, at) => b.readInt16BE(at)]],
+  [0xd2, [5, (b, at) => b.readInt32BE(at)]],
+  [0xd3, [9, (b, at) => Number(b.readBigInt64BE(at))]],
+  [0xcb, [9, (b, at) => b.readDoubleBE(at)]],
+]);
+
+/** A log key's entries as `[time, weight, ...]`: after the 8-byte sum, 16 bytes per entry. */
+function readLog(buffer: Buffer | null): number[] {
+  const flat: number[] = [];
+  if (buffer === null) return flat;
+  for (let at = 8; at + 16 <= buffer.length; at += 16)
+    flat.push(buffer.readDoubleBE(at), buffer.readDoubleBE(at + 8));
+  return flat;
+}
+
+/** The entries a packed slot holds (none for 0). */
+function slotEntries(slot: number, at: number): number[] {
+  const log = createSlidingLog();
+  loadSlot(log, slot, at);
+  return flattenLog(log);
+}
+
+/** The numbers of the MessagePack sequence the script stores as an identity's state. */
+function unpackNumbers(buffer: Buffer): number[] {
+  const numbers: number[] = [];
+  for (let at = 0; at < buffer.length; ) {
+    const byte = buffer[at]!;
+    // Fixints: the byte is the value (0 to 127, -32 to -1).
+    if (byte <= 0x7f || byte >= 0xe0) {
+      numbers.push(byte <= 0x7f ? byte : byte - 0x100);
+      at += 1;
+      continue;
+    }
+    const format = NUMBER_FORMATS.get(byte);
+    if (format === undefined)
+      throw new TollgateError(
+        'TOLLGATE_STORE_UNAVAILABLE',
+        `redis store: unexpected state byte 0x${byte.toString(16)}`,
+      );
+    numbers.push(format[1](buffer, at + 1));
+    at += format[0];
+  }
+  return numbers;
+}
+
+/**
+ * The state of the identity whose keys are `keys` (state, tickets, six logs), or undefined: its
+ * numbers, its logs unpacked (from the state's packed numbers or the log keys), and the numbers of
+ * the rules counted in logs 0, as `step` shows them.
+ * @example
+ * import { Redis } from 'ioredis';
+ * import { defaultLimits } from 'tollgate/limits';
+ * import { readRedisState } from './redis-state.js';
+ * const keys = ['tollgate:{user:octocat}:s', 'tollgate:{user:octocat}:t'];
+ * const state = await readRedisState(new Redis(), keys, defaultLimits()); // undefined for an identity never seen
+ */
+export async function readRedisState(
+  client: RedisReader,
+  keys: readonly string[],
+  config: LimitsConfig,
+): Promise<IdentityState | undefined> {
+  const raw = await client.getBuffer(keys[0]!);
+  if (raw === null) return undefined;
+  const numbers = unpackNumbers(raw);
+  const state = Object.fromEntries(FIELDS.map((field, i) => [field, numbers[i] ?? 0])) as Record<
+    string,
+    number
+  >;
+  const uses = logPlan(config).uses;
+  const logs: number[][] = [];
+  for (let i = 0; i < 6; i++) {
+    const field = FIELDS[2 + i]!;
+    const slot = uses[i] ? state[field]! : 0;
+    if (uses[i]) state[field] = 0;
+    logs.push(
+      slot === SPILLED ? readLog(await client.getBuffer(keys[2 + i]!)) : slotEntries(slot, state.at!),
+    );
+  }
+  return { ...(state as unknown as IdentityState), logs };
+}
