@@ -46,13 +46,23 @@ export function logSlot(log: SlidingLog, at: number): number {
  * log.times; // [750]
  */
 export function loadSlot(log: SlidingLog, slot: number, at: number): void {
-  log.times.length = 0;
-  log.weights.length = 0;
+  const { times, weights } = log;
   log.head = 0;
-  log.sum = 0;
-  if (!(slot > 0)) return;
+  // Lengths change only when they must: this runs for every log of every event.
+  if (!(slot > 0)) {
+    if (times.length !== 0) {
+      times.length = 0;
+      weights.length = 0;
+    }
+    log.sum = 0;
+    return;
+  }
+  if (times.length !== 1) {
+    times.length = 1;
+    weights.length = 1;
+  }
   const weight = slot % SLOT_WEIGHT_SPAN;
-  log.times.push(at - (slot - weight) / SLOT_WEIGHT_SPAN);
-  log.weights.push(weight);
+  times[0] = at - (slot - weight) / SLOT_WEIGHT_SPAN;
+  weights[0] = weight;
   log.sum = weight;
 }

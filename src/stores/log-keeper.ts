@@ -15,6 +15,10 @@ export interface LogKeeper {
   store(slab: Float64Array, offset: number, row: number, config: LimitsConfig): void;
   /** The row's state as IdentityState: logs unpacked, their row numbers 0 (as `step` shows them). */
   stateOf(state: IdentityState, row: number, config: LimitsConfig): IdentityState;
+  /** When the row's logs are all empty (0 for none): its newest entries leave one span after them. */
+  expiresAt(slab: ArrayLike<number>, offset: number, row: number, config: LimitsConfig): number;
+  /** The row's numbers as IdentityState without its logs: those of the rules counted in logs 0. */
+  numbersOf(state: IdentityState, config: LimitsConfig): IdentityState;
   /** Frees the logs of a dropped row. */
   forget(slab: ArrayLike<number>, offset: number, row: number): void;
   clear(): void;
@@ -99,6 +103,35 @@ export function createLogKeeper(): LogKeeper {
         contentMinute: uses[4] ? 0 : state.contentMinute,
         contentHour: uses[5] ? 0 : state.contentHour,
         logs,
+      };
+    },
+    expiresAt(slab, offset, row, config) {
+      const { uses, spans } = logPlan(config);
+      const at = slab[offset]!;
+      let latest = 0;
+      for (let i = 0; i < 6; i++) {
+        const slot = uses[i] ? slab[offset + 2 + i]! : 0;
+        if (slot > 0) {
+          loadSlot(reader, slot, at);
+          latest = Math.max(latest, reader.times[0]! + spans[i]!);
+        } else if (slot === SPILLED) {
+          const kept = apart.get(row * 6 + i);
+          if (kept !== undefined && kept.times.length > kept.head)
+            latest = Math.max(latest, kept.times[kept.times.length - 1]! + spans[i]!);
+        }
+      }
+      return latest;
+    },
+    numbersOf(state, config) {
+      const uses = logPlan(config).uses;
+      return {
+        ...state,
+        restPoints: uses[0] ? 0 : state.restPoints,
+        graphqlPoints: uses[1] ? 0 : state.graphqlPoints,
+        cpu: 0,
+        graphqlCpu: 0,
+        contentMinute: uses[4] ? 0 : state.contentMinute,
+        contentHour: uses[5] ? 0 : state.contentHour,
       };
     },
     forget(slab, offset, row) {

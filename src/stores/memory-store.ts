@@ -91,8 +91,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   /** The config of the last event: it says which numbers of a row are packed logs (see `read`). */
   let lastConfig: LimitsConfig | undefined;
 
-  const expired = (row: number, now: number, config: LimitsConfig) =>
-    stateExpiresAt(stateOf(row, config), config) <= now;
+  const expired = (row: number, now: number, config: LimitsConfig) => {
+    const offset = row * STATE_WIDTH;
+    const numbers = logs.numbersOf(unpackState(slab, offset), config);
+    return Math.max(stateExpiresAt(numbers, config), logs.expiresAt(slab, offset, row, config)) <= now;
+  };
   const drop = (row: number): void => {
     tickets.forget(row);
     logs.forget(slab, row * STATE_WIDTH, row);
