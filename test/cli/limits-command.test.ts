@@ -32,7 +32,7 @@ describe('tollgate limits', () => {
     expect(stderr).toBe('');
     expect(stdout).toMatch(/^ {2}core +7,000 requests per hour +fixed window/m);
     expect(stdout).toMatch(/^ {2}concurrency +100 requests in flight at any moment +counter/m);
-    expect(stdout).toMatch(/^ {2}rest_points +900 points per minute +token bucket/m);
+    expect(stdout).toMatch(/^ {2}rest_points +900 points per minute +sliding log/m);
     expect(stdout).toContain('counted per installation');
   });
 
@@ -71,7 +71,7 @@ describe('tollgate limits', () => {
         rule: 'content_per_hour',
         limit: 500,
         window_seconds: 3600,
-        algorithm: 'token bucket',
+        algorithm: 'sliding log',
       }),
     );
     expect(out.limits).toContainEqual(
