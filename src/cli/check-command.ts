@@ -122,7 +122,8 @@ export const checkCommand: Command = async (args, io) => {
       `tollgate: wrote ${count} endpoint${count === 1 ? '' : 's'} to fill to ${escapeControl(target)}\n`,
     );
   }
-  if (reports.length > 0) {
+  // Nothing read at all (every source a problem): nothing to print but the problems.
+  if (reports.length > 0 && (calls.length > 0 || grants.length > 0 || problems.length === 0)) {
     // One document whatever the number of reports (one per workflow job): a reader parses one thing.
     if (format === 'json') io.stdout(jsonReport(reports));
     else if (format === 'sarif') io.stdout(sarifReport(reports, TOLLGATE_VERSION));
@@ -133,9 +134,10 @@ export const checkCommand: Command = async (args, io) => {
   }
   for (const problem of problems) io.stderr(`tollgate: ${escapeControl(formatIssue(problem))}\n`);
   if (problems.length > 0) {
-    io.stderr(
-      `tollgate: ${problems.length} source${problems.length === 1 ? '' : 's'} could not be read; the others were judged\n`,
-    );
+    if (calls.length > 0 || grants.length > 0)
+      io.stderr(
+        `tollgate: ${problems.length} source${problems.length === 1 ? '' : 's'} could not be read; the others were judged\n`,
+      );
     return EXIT.badInput;
   }
   return reports.every((report) => report.passed) ? EXIT.ok : EXIT.insufficient;
