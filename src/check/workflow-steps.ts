@@ -135,7 +135,8 @@ export function readSteps(
     } else {
       const node = document.getIn([...path, 'run'], true) as Node | undefined;
       if (node === undefined || !isScalar(node) || typeof node.value !== 'string') continue;
-      const script = blankExpressions(node.value);
+      // `${{ github.repository }}` is `owner/repo`: two segments of a route.
+      const script = blankExpressions(node.value.replace(/\$\{\{\s*github\.repository\s*\}\}/g, '{owner}/{repo}'));
       const start = context.at(node.range?.[0]);
       const offset = scriptOffset(context.lines, node, start);
       const calls = ghApiCalls(script, {
