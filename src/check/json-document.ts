@@ -78,9 +78,7 @@ function indexOffsets(text: string): { keys: Map<string, number>; values: Map<st
 function errorOffset(text: string, message: string): number {
   const position = /position (\d+)/.exec(message)?.[1];
   if (position !== undefined) return Number(position);
-  const quoted = /^Unexpected token '(.+?)', "(?:\.\.\.)?([\s\S]*?)(?:\.\.\.)?" is not valid JSON/.exec(
-    message,
-  );
+  const quoted = /^Unexpected token '(.+?)', (?:\.\.\.)?"([\s\S]*)"(?:\.\.\.)? is not valid JSON$/.exec(message);
   if (quoted === null) return text.length;
   const [, token = '', around = ''] = quoted;
   const at = text.indexOf(around);
@@ -116,7 +114,11 @@ export function parseJsonSource(text: string, file: string): SourceDocument {
     const offset = errorOffset(text, message);
     issues.push({
       code: 'json_syntax',
-      message: `invalid JSON: ${message.replace(/ in JSON at position \d+.*$/, '').replace(/^JSON\.parse: /, '')}`,
+      // Node quotes the text around the error: the position says where, the quote is left out.
+      message: `invalid JSON: ${message
+        .replace(/ in JSON at position \d+[\s\S]*$/, '')
+        .replace(/, (?:\.\.\.)?"[\s\S]*" is not valid JSON$/, '')
+        .replace(/^Unexpected token '(.+?)'$/, 'unexpected `$1`')}`,
       path: [],
       source: positionAt(text, file, offset),
     });
