@@ -1,10 +1,10 @@
 /** Judges an application's calls for a token (or a token kind): each call's Decision, the least grant, what is unused. */
 import { type Level, PERMISSION_KINDS, type Policy, type Token, type TokenKind } from '../policy/index.js';
 import type { Call } from './call.js';
-import type { WorkflowAdvice } from './check-workflow.js';
 import { type CallResult, NOT_JUDGED, notJudgedBeforehand, type Verdict, verdictOf } from './judge-call.js';
 import { leastPermissions, leastScopes, type PermissionNeed, type ScopeNeed } from './least-grant.js';
 import { unusedGrants } from './unused-grants.js';
+import type { WorkflowAdvice } from './workflow-advice.js';
 
 export type { CallResult, Verdict } from './judge-call.js';
 

@@ -2,6 +2,10 @@
 import type { Level, Policy, TokenKind } from '../policy/index.js';
 import type { Call, WorkflowGrant } from './call.js';
 import { type CheckReport, checkCalls } from './check-calls.js';
+import type { WorkflowAdvice } from './workflow-advice.js';
+
+export type { WorkflowAdvice } from './workflow-advice.js';
+
 import {
   blockText,
   WORKFLOW_KEYS,
@@ -9,26 +13,6 @@ import {
   workflowBlock,
   workflowCanHold,
 } from './workflow-keys.js';
-
-/** What a workflow job's report adds: the block it holds, the least block to paste, and advice. */
-export interface WorkflowAdvice {
-  readonly file: string;
-  readonly composite: boolean;
-  /** True when the job states no `permissions:` (tollgate assumed `read-all`). */
-  readonly defaulted: boolean;
-  /** The block the job holds, in workflow keys. */
-  readonly held: Readonly<Record<string, Level>>;
-  /** The least block for the judged calls, in workflow keys. */
-  readonly least: Readonly<Record<string, Level>>;
-  /** `least` as a block a user can paste. */
-  readonly leastText: string;
-  /** What some call needs that a workflow token cannot hold. */
-  readonly cannotHold: readonly string[];
-  /** Why "unused" was not computed (opaque steps, calls not judged, no block stated), or null. */
-  readonly unusedWithheld: string | null;
-  /** One line each: what to do. */
-  readonly advice: readonly string[];
-}
 
 export interface WorkflowCheckOptions {
   readonly policy: Policy;

@@ -78,7 +78,9 @@ function indexOffsets(text: string): { keys: Map<string, number>; values: Map<st
 function errorOffset(text: string, message: string): number {
   const position = /position (\d+)/.exec(message)?.[1];
   if (position !== undefined) return Number(position);
-  const quoted = /^Unexpected token '(.+?)', (?:\.\.\.)?"([\s\S]*)"(?:\.\.\.)? is not valid JSON$/.exec(message);
+  const quoted = /^Unexpected token '(.+?)', (?:\.\.\.)?"([\s\S]*)"(?:\.\.\.)? is not valid JSON$/.exec(
+    message,
+  );
   if (quoted === null) return text.length;
   const [, token = '', around = ''] = quoted;
   const at = text.indexOf(around);

@@ -136,7 +136,9 @@ export function readSteps(
       const node = document.getIn([...path, 'run'], true) as Node | undefined;
       if (node === undefined || !isScalar(node) || typeof node.value !== 'string') continue;
       // `${{ github.repository }}` is `owner/repo`: two segments of a route.
-      const script = blankExpressions(node.value.replace(/\$\{\{\s*github\.repository\s*\}\}/g, '{owner}/{repo}'));
+      const script = blankExpressions(
+        node.value.replace(/\$\{\{\s*github\.repository\s*\}\}/g, '{owner}/{repo}'),
+      );
       const start = context.at(node.range?.[0]);
       const offset = scriptOffset(context.lines, node, start);
       const calls = ghApiCalls(script, {
@@ -154,7 +156,7 @@ export function readSteps(
       if (calls.length > 0) place(calls, ghToken(document, [[...path, 'env'], ...context.envPaths]));
       // A token used by anything but `gh api` (other gh commands, git push, curl with the token).
       const other =
-        /(^|[\s;&|(])gh\s+(?!api\b)[a-z]|\bgit\s+push\b|GITHUB_TOKEN|github\.token|GH_TOKEN/m.exec(
+        /(^|[\s;&|(])gh\s+(?!api\b)[a-z][a-z-]*|\bgit\s+push\b|GITHUB_TOKEN|github\.token|GH_TOKEN/m.exec(
           node.value.replace(/(^|[\s;&|(])gh\s+api\b/g, ''),
         );
       if (other !== null) result.opaque.push(`${label} \`run:\` uses the token (\`${other[0].trim()}\`)`);

@@ -33,7 +33,10 @@ describe('reading sources', () => {
   });
 
   it('places each call of a JSON calls file at its line', async () => {
-    const calls = file('ok.json', '{\n  "calls": [\n    "GET /notifications",\n    { "method": "PUT", "path": "/notifications" }\n  ]\n}\n');
+    const calls = file(
+      'ok.json',
+      '{\n  "calls": [\n    "GET /notifications",\n    { "method": "PUT", "path": "/notifications" }\n  ]\n}\n',
+    );
     const report = JSON.parse((await run('check', calls, '--kind', 'classic', '--json')).stdout);
     expect(report.calls.map((c: { line: number; column: number }) => [c.line, c.column])).toEqual([
       [3, 5],
@@ -48,7 +51,11 @@ describe('reading sources', () => {
     const report = JSON.parse(stdout);
     const text = JSON.parse(readFileSync(api, 'utf8')) as { paths: Record<string, Record<string, unknown>> };
     const operations = Object.values(text.paths).reduce(
-      (n, item) => n + Object.keys(item).filter((k) => ['get', 'put', 'post', 'patch', 'delete', 'head', 'options'].includes(k)).length,
+      (n, item) =>
+        n +
+        Object.keys(item).filter((k) =>
+          ['get', 'put', 'post', 'patch', 'delete', 'head', 'options'].includes(k),
+        ).length,
       0,
     );
     expect(report.calls).toHaveLength(operations);
@@ -56,7 +63,9 @@ describe('reading sources', () => {
     expect(report.sufficient).toBe(false);
     // Each operation at the line of its method key.
     const lines = readFileSync(api, 'utf8').split('\n');
-    const events = report.calls.find((c: { path: string }) => c.path === '/repos/{owner}/{repo}/issues/events');
+    const events = report.calls.find(
+      (c: { path: string }) => c.path === '/repos/{owner}/{repo}/issues/events',
+    );
     expect(lines[events.line - 1]!.slice(events.column - 1)).toMatch(/^"get":/);
   });
 });

@@ -31,24 +31,43 @@ describe('calls that were not judged', () => {
     expect(report.partial).toBe(true);
     expect(report.counts.unjudged).toBe(4);
     expect(report.jobs[0].leftOut).toHaveLength(4);
-    expect(report.calls[0].note).toMatch(/^not judged: `GET \/repos\/\{owner\}\/\{repo\}\/pulls` is not in the table/);
+    expect(report.calls[0].note).toMatch(
+      /^not judged: `GET \/repos\/\{owner\}\/\{repo\}\/pulls` is not in the table/,
+    );
   });
 
   it('--allow-unjudged turns them into a warning, and `sufficient` stays false', async () => {
-    const calls = file('mixed.txt', 'GET /repos/{owner}/{repo}/issues/events\nGET /repos/{owner}/{repo}/pulls\n');
+    const calls = file(
+      'mixed.txt',
+      'GET /repos/{owner}/{repo}/issues/events\nGET /repos/{owner}/{repo}/pulls\n',
+    );
     const text = await run('check', calls, '--kind', 'fine-grained', '--allow-unjudged');
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/grant \(partial: leaves out 1 call not judged\): issues=read/);
     expect(text.stdout).toMatch(/^warning: 1 call was not judged \(allowed by --allow-unjudged\)$/m);
-    const json = JSON.parse((await run('check', calls, '--kind', 'fine-grained', '--allow-unjudged', '--json')).stdout);
+    const json = JSON.parse(
+      (await run('check', calls, '--kind', 'fine-grained', '--allow-unjudged', '--json')).stdout,
+    );
     expect([json.sufficient, json.passed]).toEqual([false, true]);
   });
 
   it('lists GraphQL calls with their operation and point cost, never judged', () => {
     const report = checkCalls(
       [
-        { method: 'POST', path: '/graphql', origin, resolved: true, graphql: { operation: 'query', cost: 1 } },
-        { method: 'POST', path: '/graphql', origin, resolved: true, graphql: { operation: 'mutation', cost: 5 } },
+        {
+          method: 'POST',
+          path: '/graphql',
+          origin,
+          resolved: true,
+          graphql: { operation: 'query', cost: 1 },
+        },
+        {
+          method: 'POST',
+          path: '/graphql',
+          origin,
+          resolved: true,
+          graphql: { operation: 'mutation', cost: 5 },
+        },
       ],
       { policy: createPolicy(shippedTables()), kind: 'app-installation' },
     );
@@ -108,7 +127,10 @@ describe('--write-overlay', () => {
     expect(unfilled.code).toBe(1);
     expect(unfilled.stdout).not.toMatch(/not judged/);
     // Filled in, the calls are judged.
-    const filled = file('filled.yaml', text.replaceAll('fine_grained: []', 'fine_grained: [{ pull_requests: write }]'));
+    const filled = file(
+      'filled.yaml',
+      text.replaceAll('fine_grained: []', 'fine_grained: [{ pull_requests: write }]'),
+    );
     const judged = await run('check', calls, '--kind', 'fine-grained', '--overlay', filled, '--json');
     expect(JSON.parse(judged.stdout).grant.permissions).toEqual({ issues: 'read', pull_requests: 'write' });
   });

@@ -1,20 +1,33 @@
 // Workflows as the service runs them: `${{ }}` anywhere in a script, the real `permissions:` keys,
 // the least block to paste, what a workflow token cannot hold, a step's own token, `gh api`,
 // opaque steps and reusable workflows, composite actions.
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: workflow expressions `${{ }}` are the input under test
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { run, scratchFiles } from '../support/cli.js';
 
 const file = scratchFiles('tollgate-workflow-');
-const workflow = (name: string, lines: string[]) => file(`repo/.service/workflows/${name}`, `${lines.join('\n')}\n`);
+const workflow = (name: string, lines: string[]) =>
+  file(`repo/.service/workflows/${name}`, `${lines.join('\n')}\n`);
 
 describe('the workflow permissions table', () => {
   it('holds the keys of the service’s workflow syntax, each mapped to a seed permission or to none, with its source', () => {
     const table = parse(readFileSync('data/workflow-permissions.yaml', 'utf8'));
     expect(table.source).toMatch(/workflow syntax.*not in the seeds/);
     expect(Object.keys(table.keys)).toEqual(
-      expect.arrayContaining(['actions', 'contents', 'id-token', 'checks', 'statuses', 'packages', 'pages', 'deployments', 'attestations', 'pull-requests']),
+      expect.arrayContaining([
+        'actions',
+        'contents',
+        'id-token',
+        'checks',
+        'statuses',
+        'packages',
+        'pages',
+        'deployments',
+        'attestations',
+        'pull-requests',
+      ]),
     );
     expect(table.keys['pull-requests'].grants).toBe('pull_requests');
     expect(table.keys['id-token'].grants).toBeUndefined();
@@ -61,13 +74,24 @@ describe('tollgate check on workflows', () => {
       '  a: { runs-on: x, steps: [ { run: echo hi } ] }',
     ]);
     const json = JSON.parse((await run('check', ok, '--json')).stdout);
-    expect(json.jobs[0].workflow.held).toMatchObject({ 'id-token': 'write', checks: 'write', contents: 'read' });
+    expect(json.jobs[0].workflow.held).toMatchObject({
+      'id-token': 'write',
+      checks: 'write',
+      contents: 'read',
+    });
     // Only `contents` maps to a seed permission: it is the only key "unused" can name.
     expect(json.jobs[0].unused).toEqual(['contents: read']);
-    const bad = workflow('vars.yml', ['on: push', 'permissions: { variables: read }', 'jobs:', '  a: { runs-on: x, steps: [] }']);
+    const bad = workflow('vars.yml', [
+      'on: push',
+      'permissions: { variables: read }',
+      'jobs:',
+      '  a: { runs-on: x, steps: [] }',
+    ]);
     const refused = await run('check', bad);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/vars\.yml:2:16: unknown workflow permission `variables`.*valid keys: actions, /);
+    expect(refused.stderr).toMatch(
+      /vars\.yml:2:16: unknown workflow permission `variables`.*valid keys: actions, /,
+    );
   });
 
   it('prints the least block to paste, and names what a workflow token cannot hold with the alternative', async () => {
@@ -87,10 +111,16 @@ describe('tollgate check on workflows', () => {
     ]);
     const { code, stdout } = await run('check', path);
     expect(code).toBe(1);
-    expect(stdout).toContain('least block for the judged calls:\npermissions:\n  actions: write\n  issues: read\n');
-    expect(stdout).toMatch(/GET \/orgs\/\{org\}\/actions\/variables\s+never\s+.*needs `organization_variables=read`, which a workflow token cannot hold: use an app installation token or a fine-grained token/);
+    expect(stdout).toContain(
+      'least block for the judged calls:\npermissions:\n  actions: write\n  issues: read\n',
+    );
+    expect(stdout).toMatch(
+      /GET \/orgs\/\{org\}\/actions\/variables\s+never\s+.*needs `organization_variables=read`, which a workflow token cannot hold: use an app installation token or a fine-grained token/,
+    );
     expect(stdout).toMatch(/unused: .*contents: write/);
-    expect(stdout).toMatch(/grant: actions: write, issues: read \(a workflow token cannot hold organization_variables=read\)/);
+    expect(stdout).toMatch(
+      /grant: actions: write, issues: read \(a workflow token cannot hold organization_variables=read\)/,
+    );
   });
 
   it('advises the least block for a job with no `permissions:`, not a list of unused defaults', async () => {
@@ -129,8 +159,13 @@ describe('tollgate check on workflows', () => {
     expect(report.jobs.map((j: { job: string }) => j.job)).toEqual(['a', 'a (token ${{ secrets.PAT }})']);
     expect(report.calls[0].verdict).toBe('unjudged');
     expect(report.calls[0].note).toMatch(/own token `\$\{\{ secrets\.PAT \}\}`: give --step-token-kind K/);
-    const judged = JSON.parse((await run('check', path, '--step-token-kind', 'fine-grained', '--json')).stdout);
-    expect(judged.jobs[1]).toMatchObject({ tokenKind: 'fine-grained', grant: { permissions: { issues: 'read' } } });
+    const judged = JSON.parse(
+      (await run('check', path, '--step-token-kind', 'fine-grained', '--json')).stdout,
+    );
+    expect(judged.jobs[1]).toMatchObject({
+      tokenKind: 'fine-grained',
+      grant: { permissions: { issues: 'read' } },
+    });
     expect(judged.passed).toBe(true);
   });
 
@@ -151,7 +186,12 @@ describe('tollgate check on workflows', () => {
       "          gh api graphql -f query='mutation { addStar(input: {}) { clientMutationId } }'",
     ]);
     const report = JSON.parse((await run('check', path, '--json')).stdout);
-    expect(report.calls.map((c: { line: number; method: string; path: string; verdict: string }) => `${c.line} ${c.method} ${c.path} ${c.verdict}`)).toEqual([
+    expect(
+      report.calls.map(
+        (c: { line: number; method: string; path: string; verdict: string }) =>
+          `${c.line} ${c.method} ${c.path} ${c.verdict}`,
+      ),
+    ).toEqual([
       '9 GET /repos/{owner}/{repo}/issues/events allowed',
       '10 POST /repos/{owner}/{repo}/actions/runs/{run_id}/cancel allowed',
       '11 DELETE /repos/{owner}/{repo}/actions/variables/NAME never',
@@ -179,7 +219,9 @@ describe('tollgate check on workflows', () => {
     const [build, release] = JSON.parse(stdout).jobs;
     expect(build.unused).toBeNull();
     expect(build.workflow.unusedWithheld).toBe('step 1 `uses: ./` may need what the token holds');
-    expect(release.workflow.unusedWithheld).toMatch(/reusable workflow `\.\/\.service\/workflows\/release\.yml`/);
+    expect(release.workflow.unusedWithheld).toMatch(
+      /reusable workflow `\.\/\.service\/workflows\/release\.yml`/,
+    );
   });
 
   it('reads a composite action’s action.yml like a workflow, its token’s default from its inputs', async () => {
@@ -201,7 +243,9 @@ describe('tollgate check on workflows', () => {
     const { code, stdout } = await run('check', action);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^job label-bot:$/m);
-    expect(stdout).toContain('the workflow that uses this action grants its token; its calls need at least:\npermissions:\n  issues: read');
+    expect(stdout).toContain(
+      'the workflow that uses this action grants its token; its calls need at least:\npermissions:\n  issues: read',
+    );
     const folder = await run('check', action.replace(/action\.yml$/, ''));
     expect(folder.stdout).toMatch(/^job label-bot:$/m);
   });

@@ -1,6 +1,7 @@
 // The composite Action at the repository root: its step runs `tollgate check` with the inputs it
 // is given, writing annotations or a SARIF file. The step's own script runs here in bash, with
 // `npx tollgate@version` pointed at this checkout.
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: workflow expressions `${{ }}` are the input under test
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +18,10 @@ function runStep(inputs: Record<string, string>) {
   const work = mkdtempSync(join(tmpdir(), 'tollgate-action-'));
   // `npx --yes tollgate@x check ...` -> this checkout's CLI.
   const shim = join(work, 'npx');
-  writeFileSync(shim, `#!/usr/bin/env bash\nshift 2\nexec "${process.execPath}" --import tsx "${root}/src/cli/bin.ts" "$@"\n`);
+  writeFileSync(
+    shim,
+    `#!/usr/bin/env bash\nshift 2\nexec "${process.execPath}" --import tsx "${root}/src/cli/bin.ts" "$@"\n`,
+  );
   chmodSync(shim, 0o755);
   const [step] = action.runs.steps;
   const env: Record<string, string> = {};
@@ -30,7 +34,13 @@ function runStep(inputs: Record<string, string>) {
   const result = spawnSync('bash', ['-c', step.run], {
     cwd: root,
     encoding: 'utf8',
-    env: { ...process.env, ...env, PATH: `${work}:${process.env.PATH}`, GITHUB_ACTION_PATH: root, GITHUB_OUTPUT: output },
+    env: {
+      ...process.env,
+      ...env,
+      PATH: `${work}:${process.env.PATH}`,
+      GITHUB_ACTION_PATH: root,
+      GITHUB_OUTPUT: output,
+    },
   });
   return { ...result, output: readFileSync(output, 'utf8'), work };
 }
@@ -39,7 +49,14 @@ describe('the composite action (action.yml)', () => {
   it('is a composite action with inputs for sources, token file or kind, and format', () => {
     expect(action.runs.using).toBe('composite');
     expect(Object.keys(action.inputs)).toEqual(
-      expect.arrayContaining(['sources', 'token-file', 'token-kind', 'format', 'sarif-file', 'allow-unjudged']),
+      expect.arrayContaining([
+        'sources',
+        'token-file',
+        'token-kind',
+        'format',
+        'sarif-file',
+        'allow-unjudged',
+      ]),
     );
     expect(action.outputs['sarif-file'].value).toBe('${{ steps.check.outputs.sarif-file }}');
   });

@@ -15,7 +15,10 @@ const COMMANDS: readonly string[][] = [
   ['--version'],
 ];
 
-function runClosed(script: string, args: readonly string[]): Promise<{ code: number | null; stderr: string }> {
+function runClosed(
+  script: string,
+  args: readonly string[],
+): Promise<{ code: number | null; stderr: string }> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -39,7 +42,9 @@ describe.concurrent('a closed pipe', () => {
   }, 30_000);
 
   it('ends every command quietly, each with its own exit code', async () => {
-    const { code, stderr } = await runClosed('test/support/closed-pipe-runner.ts', [JSON.stringify(COMMANDS)]);
+    const { code, stderr } = await runClosed('test/support/closed-pipe-runner.ts', [
+      JSON.stringify(COMMANDS),
+    ]);
     expect(stderr).not.toMatch(/EPIPE|Unhandled|\n\s+at /);
     expect(stderr.trimEnd().split('\n')).toEqual(COMMANDS.map(() => expect.stringMatching(/^exit [01]$/)));
     expect(code).toBe(0);
