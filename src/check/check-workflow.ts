@@ -2,7 +2,6 @@
 import type { Level, Policy, TokenKind } from '../policy/index.js';
 import type { Call, WorkflowGrant } from './call.js';
 import { type CheckReport, checkCalls } from './check-calls.js';
-import type { WorkflowAdvice } from './workflow-advice.js';
 
 export type { WorkflowAdvice } from './workflow-advice.js';
 
