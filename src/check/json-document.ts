@@ -6,7 +6,8 @@ import {
   type SourcePosition,
 } from '../tables/index.js';
 
-const MAX_DEPTH = 4;
+// Deep enough for every place a source reports: `paths.<template>.<method>`, `calls.<i>.visibility`.
+const MAX_DEPTH = 3;
 
 /** Offsets of every key (and value) down to MAX_DEPTH, by path joined with NUL; one pass, no recursion. */
 function indexOffsets(text: string): { keys: Map<string, number>; values: Map<string, number> } {

@@ -81,6 +81,23 @@ describe('output from input', () => {
     expect(missing.stderr).not.toMatch(/[\x07\x1b]/);
     expect(missing.stderr).toContain('no\\x1b]0;pwned\\x07such.ts');
   });
+
+  it('escapes them in every command’s error lines', async () => {
+    const bad = file('bad\x1b[2Jname.yaml', 'kind: classic\nscopes: [\x1b[31mrepo]\n');
+    for (const args of [
+      ['\x1b[2Jexplain'],
+      ['validate', bad],
+      ['explain', 'GET', '/notifications', '--token', bad],
+      ['limits', '--kind', '\x1b[31mclassic'],
+      ['endpoints', '\x1b[31mextra'],
+      ['simulate', bad],
+    ]) {
+      const { code, stderr } = await run(...args);
+      expect(code, args.join(' ')).toBe(2);
+      expect(stderr, args.join(' ')).toContain('\\x1b');
+      expect(stderr, args.join(' ')).not.toContain('\x1b');
+    }
+  });
 });
 
 describe('SARIF', () => {
