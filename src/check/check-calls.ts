@@ -39,6 +39,8 @@ export interface CheckReport {
   readonly cannotHold: readonly string[];
   /** The job the report is for, or null. */
   readonly job: string | null;
+  /** How the token is named in reports: its kind, or what stands for it. */
+  readonly tokenLabel: string;
   /** For a workflow job judged with its workflow token: the blocks and advice in workflow keys. */
   readonly workflow?: WorkflowAdvice;
 }
@@ -64,6 +66,8 @@ export interface CheckOptions {
   };
   /** The workflow job (or other group) the report is for, named in every format. */
   readonly job?: string;
+  /** How the token is named in reports (default: its kind), e.g. `kind not given`. */
+  readonly tokenLabel?: string;
 }
 
 const isPermissionKind = (kind: TokenKind) => (PERMISSION_KINDS as readonly string[]).includes(kind);
@@ -194,5 +198,6 @@ export function checkCalls(calls: readonly Call[], options: CheckOptions): Check
     allowUnjudged,
     cannotHold: [...cannotHold].sort(),
     job: options.job ?? null,
+    tokenLabel: options.tokenLabel ?? kind,
   };
 }

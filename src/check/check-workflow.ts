@@ -112,7 +112,7 @@ export function checkWorkflowJob(grant: WorkflowGrant, options: WorkflowCheckOpt
       ...call,
       reason: `the step uses its own token \`${step.expression}\`: give --step-token-kind K to judge it`,
     }));
-    reports.push(checkCalls(calls, { ...common, kind: 'fine-grained', job }));
+    reports.push(checkCalls(calls, { ...common, kind: 'fine-grained', job, tokenLabel: 'kind not given' }));
   }
   return reports;
 }

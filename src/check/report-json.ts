@@ -35,6 +35,7 @@ export function jsonReport(reports: CheckReport | readonly CheckReport[]): strin
     jobs: list.map((report) => ({
       job: report.job,
       tokenKind: report.tokenKind,
+      tokenLabel: report.tokenLabel,
       sufficient: report.sufficient,
       passed: report.passed,
       summary: summaryLine(report),

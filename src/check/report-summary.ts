@@ -35,7 +35,7 @@ function grantPhrase(report: CheckReport): string {
  * @example
  * import { summaryLine } from './report-summary.js';
  * const counts = { allowed: 1, denied: 0, never: 0, uncertain: 0, unresolved: 0, unjudged: 0 };
- * summaryLine({ tokenKind: 'fine-grained', results: [], grant: { kind: 'permissions', permissions: { issues: 'read' } }, leftOut: [], unused: [], counts, sufficient: true, passed: true, strict: false, allowUnjudged: false, cannotHold: [], job: null });
+ * summaryLine({ tokenKind: 'fine-grained', results: [], grant: { kind: 'permissions', permissions: { issues: 'read' } }, leftOut: [], unused: [], counts, sufficient: true, passed: true, strict: false, allowUnjudged: false, cannotHold: [], job: null, tokenLabel: 'fine-grained' });
  * // '1 call, 1 allowed; grant: issues=read'
  */
 export function summaryLine(report: CheckReport): string {
@@ -54,5 +54,5 @@ export function summaryLine(report: CheckReport): string {
 
 /** Who a report is for: `job \`triage\` (workflow)`, or the token kind alone. */
 export function reportLabel(report: CheckReport): string {
-  return report.job === null ? report.tokenKind : `${report.job}: ${report.tokenKind}`;
+  return report.job === null ? report.tokenLabel : `${report.job}: ${report.tokenLabel}`;
 }

@@ -153,12 +153,15 @@ export function readSteps(
           job,
         }),
       );
-      if (calls.length > 0) place(calls, ghToken(document, [[...path, 'env'], ...context.envPaths]));
-      // A token used by anything but `gh api` (other gh commands, git push, curl with the token).
-      const other =
-        /(^|[\s;&|(])gh\s+(?!api\b)[a-z][a-z-]*|\bgit\s+push\b|GITHUB_TOKEN|github\.token|GH_TOKEN/m.exec(
-          node.value.replace(/(^|[\s;&|(])gh\s+api\b/g, ''),
-        );
+      const gh = ghToken(document, [[...path, 'env'], ...context.envPaths]);
+      if (calls.length > 0) place(calls, gh);
+      // A workflow token used by anything but `gh api`: other gh commands (unless `gh` is given a
+      // token of its own), git push, a command handed the token.
+      const ghUsesWorkflowToken = tokenKind(gh) === 'workflow';
+      const other = new RegExp(
+        `${ghUsesWorkflowToken ? '(^|[\\s;&|(])gh\\s+(?!api\\b)[a-z][a-z-]*|' : ''}\\bgit\\s+push\\b|GITHUB_TOKEN|github\\.token`,
+        'm',
+      ).exec(node.value.replace(/(^|[\s;&|(])gh\s+api\b/g, ''));
       if (other !== null) result.opaque.push(`${label} \`run:\` uses the token (\`${other[0].trim()}\`)`);
     }
   }
