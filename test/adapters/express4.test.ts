@@ -1,0 +1,5 @@
+// Express 4 (installed as `express4`): the suites whose behaviour depends on the framework's error
+// and connection handling.
+import { slotContract } from './slots.case.js';
+
+slotContract('express4');
