@@ -29,16 +29,14 @@ export function settleOnce(
   report: (error: unknown, facts: RequestFacts) => void,
 ): Settle {
   let settled = false;
-  const settledWith = (result: Verdict | Promise<Verdict>): void | Promise<void> => {
-    if (result instanceof Promise) return result.then(noValue, (error) => report(error, facts));
-  };
   return {
     finish(status, cpuMs) {
       if (settled) return;
       settled = true;
       const share = cpu.stop(mark);
       try {
-        return settledWith(limiter.complete(ticket, { status, cpuMs: cpuMs ?? share }));
+        const result = limiter.complete(ticket, { status, cpuMs: cpuMs ?? share });
+        if (result instanceof Promise) return result.then(noValue, (error) => report(error, facts));
       } catch (error) {
         report(error, facts);
       }
@@ -47,7 +45,8 @@ export function settleOnce(
       if (settled) return;
       settled = true;
       try {
-        return settledWith(limiter.release(ticket, cpu.stop(mark)));
+        const result = limiter.release(ticket, cpu.stop(mark));
+        if (result instanceof Promise) return result.then(noValue, (error) => report(error, facts));
       } catch (error) {
         report(error, facts);
       }
