@@ -154,7 +154,10 @@ const PINNED_EXPORTS: Record<string, string[]> = {
   ],
   'tollgate/check': [
     'DEFAULT_WORKFLOW_PERMISSIONS',
+    'WORKFLOW_KEYS',
     'checkCalls',
+    'checkWorkflowJob',
+    'ghApiCalls',
     'githubReport',
     'grantText',
     'jsonReport',
@@ -162,6 +165,7 @@ const PINNED_EXPORTS: Record<string, string[]> = {
     'leastPermissions',
     'leastScopes',
     'octokitRoutes',
+    'overlaySkeleton',
     'readListCalls',
     'readOpenApiCalls',
     'readSources',
@@ -189,6 +193,7 @@ const PINNED_EXPORTS: Record<string, string[]> = {
   'tollgate/tables': [
     'closest',
     'didYouMean',
+    'escapeControl',
     'formatIssue',
     'inFileOrder',
     'loadTableText',
