@@ -20,8 +20,10 @@ import {
   shippedTables,
 } from '../policy/index.js';
 import { type CpuMark, createCpuShare, processCpuClock } from './cpu-share.js';
+import type { ProxyHeader } from './forwarded-for.js';
 import type { GateAnswer, RespondAnswer, Settle } from './gate-answer.js';
 import { after, type MaybePromise } from './maybe-async.js';
+import { readStatus } from './read-status.js';
 import type { RequestFacts } from './request-facts.js';
 import { BAD_CREDENTIALS, createTokenResolver, type LookupToken } from './resolve-token.js';
 
@@ -37,6 +39,8 @@ export interface GateOptions {
   readonly tokenPrefixes?: Readonly<Record<string, Token['kind']>>;
   /** Trusted proxy hops for the anonymous caller's address (default 0: the socket's address). */
   readonly trustProxy?: boolean | number;
+  /** The header those proxies write the address into: `x-forwarded-for` (default), `forwarded` or `x-real-ip`. */
+  readonly proxyHeader?: ProxyHeader;
   /** Replaces the default resolver: the request's token, or null for bad credentials (401). */
   readonly resolveToken?: (facts: RequestFacts) => Token | null | Promise<Token | null>;
   /** Facts only the server knows about the resource (visibility, organization owner). Default: private, not an owner. */
@@ -68,10 +72,17 @@ export interface Gate {
   check(facts: RequestFacts): MaybePromise<GateAnswer>;
   readonly policy: Policy;
   readonly limiter: Limiter<LimitsStore>;
+  /**
+   * For a clean shutdown, once the server stopped taking requests: closes the limiter's store (a
+   * Redis store releases what is still in flight and sends what Redis missed). The Redis client
+   * stays yours to quit afterwards.
+   */
+  close(): Promise<void>;
 }
 
 // The service's own words for answers that must not say more: a hidden resource is just not there.
 const PLAIN_MESSAGES: Readonly<Record<number, string>> = { 401: 'Requires authentication', 404: 'Not Found' };
+const UNAVAILABLE = 'The rate limit store is unavailable; try again shortly.';
 const POLLED = new Set(['GET /notifications', 'GET /repos/{owner}/{repo}/notifications']);
 
 /**
@@ -107,6 +118,7 @@ export function createGate(options: GateOptions): Gate {
           lookupToken: options.lookupToken!,
           ...(options.tokenPrefixes === undefined ? {} : { tokenPrefixes: options.tokenPrefixes }),
           ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
+          ...(options.proxyHeader === undefined ? {} : { proxyHeader: options.proxyHeader }),
         });
   const countDenied = options.countDenied ?? true;
   const load = options.load ?? (() => 0);
@@ -254,14 +266,18 @@ export function createGate(options: GateOptions): Gate {
     if (!decision.allowed)
       return after(settle.finish(decision.status), () => refuse(facts, decision, verdict.headers));
     if (entry?.key === 'GET /rate_limit')
-      return after(limiter.status(identity), (status) =>
-        after(
-          settle.finish(200),
-          (): GateAnswer => ({
+      return after(readStatus(limiter, identity), (status) =>
+        after(settle.finish(status === null ? 503 : 200), (): GateAnswer => {
+          // The store could not tell (fail-closed): said plainly, the slot freed all the same.
+          if (status === null)
+            return respond(facts, 503, UNAVAILABLE, 'store_unavailable', decision, {
+              [answers.headers.retryAfter]: '1',
+            });
+          return {
             ...respond(facts, 200, '', 'rate_limit', decision, { ...decision.headers, ...verdict.headers }),
             body: headOnly(facts) ? '' : JSON.stringify(status),
-          }),
-        ),
+          };
+        }),
       );
     const headers: Record<string, string> = { ...decision.headers, ...verdict.headers };
     if (entry !== undefined && POLLED.has(entry.key)) {
@@ -271,5 +287,5 @@ export function createGate(options: GateOptions): Gate {
     return { action: 'pass', headers, decision, settle };
   }
 
-  return { check, policy, limiter };
+  return { check, policy, limiter, close: () => limiter.close() };
 }

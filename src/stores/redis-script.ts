@@ -22,7 +22,7 @@ export const SCRIPT_RESOURCES = ['core', 'search', 'graphql', 'lfs'] as const;
  * loaded once and called by SHA. KEYS: the identity's state (with the last ticket id: ids only
  * grow, from the admission's time times 1,024, so none is handed out twice) and its held
  * tickets (a sorted set of ticket ids scored by lease end), both hash-tagged by the identity so a
- * Cluster keeps them in one slot. ARGV[1] is `a` (admit), `c` (complete) or `r` (release);
+ * Cluster keeps them in one slot. ARGV[1] is `a` (admit), `c` (complete), `r` (release) or `z` (reset);
  * ARGV[2] the clock reading in ms, or empty for the server's own `TIME`; an admission's ARGV[9] its
  * deadline on the server's clock, or empty. Every number is an
  * integer below 2^53 and every operation the one `stepInto` does, in the same IEEE doubles, so
@@ -106,6 +106,17 @@ local function save()
   redis.call('PEXPIRE', tickets_key, ttl)
 end
 
+-- Reset (\`limiter.reset\`): nothing spent, no ticket held. The ticket counter stays, for the lease
+-- of the tickets handed out before, so none of their ids is handed out again.
+if op == 'z' then
+  local counter = s[17]
+  for i = 1, #s do s[i] = 0 end
+  s[1] = t
+  s[17] = counter
+  redis.call('DEL', tickets_key)
+  redis.call('SET', state_key, cmsgpack.pack(unpack(s)), 'PX', LEASE_MS + SKEW)
+  return { 1 }
+end
 -- An admission the caller stopped waiting for (ARGV[9], a time of the server's clock) charges
 -- nothing: it was answered by the failure mode already (the store's \`timeoutMs\`).
 if op == 'a' and ARGV[9] ~= '' then

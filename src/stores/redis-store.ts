@@ -164,7 +164,10 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     async reset(key: string): Promise<void> {
       policy.reset(key);
       try {
-        await tracked(client.del(...keysOf(key)));
+        // The script keeps the identity's ticket counter; with no script loaded yet, no ticket
+        // of this instance can be in flight, and the keys just go.
+        if (script === undefined) await tracked(client.del(...keysOf(key)));
+        else await call(script.config, key, ['z', lastClock, 1]);
       } catch (error) {
         throw new TollgateError('TOLLGATE_STORE_UNAVAILABLE', `redis store: could not reset \`${key}\``, {
           cause: error,
