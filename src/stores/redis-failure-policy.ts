@@ -33,10 +33,14 @@ export interface FailurePolicyOptions {
 export interface FailurePolicy {
   /**
    * The work's result, or null when Redis is down, paused after a failure, failed, or slower than
-   * `timeoutMs`. `work` is told whether its answer is still awaited (false: send nothing more);
-   * a result that arrives after null was answered goes to `late`.
+   * `timeoutMs`. `work` is told whether its answer is still awaited (false: send nothing more),
+   * and says when it sends (`sending()`): it gets `timeoutMs` from then, however long the event
+   * loop kept it from sending. A result that arrives after null was answered goes to `late`.
    */
-  guard<T>(work: (awaited: () => boolean) => Promise<T | null>, late?: (value: T) => void): Promise<T | null>;
+  guard<T>(
+    work: (awaited: () => boolean, sending: () => void) => Promise<T | null>,
+    late?: (value: T) => void,
+  ): Promise<T | null>;
   /** Redis answered, but too late to count (an expired admission): the same pause as a timeout. */
   failed(): void;
   /** The failure mode's verdict for an event Redis could not take. */
@@ -117,13 +121,22 @@ export function createFailurePolicy(
     });
   }
 
-  function guard<T>(work: (awaited: () => boolean) => Promise<T | null>, late?: (value: T) => void) {
+  function guard<T>(
+    work: (awaited: () => boolean, sending: () => void) => Promise<T | null>,
+    late?: (value: T) => void,
+  ) {
     if (Date.now() < downUntil || BROKEN.has(connection.status)) return Promise.resolve(null);
     let waiting = true;
+    let sentAt = Number.NEGATIVE_INFINITY;
     const awaited = () => waiting;
+    const sending = () => {
+      sentAt = performance.now();
+    };
     const waited = connected();
     const pending =
-      waited === undefined ? work(awaited) : waited.then(() => (waiting ? work(awaited) : null));
+      waited === undefined
+        ? work(awaited, sending)
+        : waited.then(() => (waiting ? work(awaited, sending) : null));
     return new Promise<T | null>((resolve, reject) => {
       const started = performance.now();
       let expected = started + timeoutMs;
@@ -131,10 +144,12 @@ export function createFailurePolicy(
       const giveUp = () => {
         if (!waiting) return;
         const now = performance.now();
-        // The loop, not Redis, was slow: the reply had no fair chance to be read yet.
-        if (now - expected > timeoutMs / 2 && now - started < maxWaitMs) {
-          expected = now + timeoutMs;
-          timer = setTimeout(() => setImmediate(giveUp), timeoutMs);
+        // The loop, not Redis, was slow (the timer ran late, or the command went out late): the
+        // reply had no fair chance to arrive and be read yet.
+        const wait = Math.max(now - expected > timeoutMs / 2 ? timeoutMs : 0, sentAt + timeoutMs - now);
+        if (wait > 0 && now - started < maxWaitMs) {
+          expected = now + wait;
+          timer = setTimeout(() => setImmediate(giveUp), wait);
           return;
         }
         waiting = false;

@@ -106,12 +106,14 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     if (closed)
       throw new TollgateError('TOLLGATE_STORE_UNAVAILABLE', 'redis store: closed (`close()` was called)');
     const clock = clockArg(now);
-    const sentAt = Date.now();
     const answer = await policy.guard(
-      async (awaited) => {
+      async (awaited, sending) => {
         const offset = await serverClock.offset();
         if (!awaited()) return null;
-        const deadline = offset === undefined ? '' : String(sentAt + timeoutMs + offset);
+        sending();
+        // The guard waits at least timeoutMs from now: past that, on the server's clock, the
+        // script charges nothing (the offset is a lower bound, so this is never later).
+        const deadline = offset === undefined ? '' : String(Date.now() + timeoutMs + offset);
         return call(config, event.key, admitArgs(event, clock, deadline));
       },
       (late) => {
