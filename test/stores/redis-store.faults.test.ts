@@ -138,6 +138,8 @@ describe.runIf(runRedisTests)('the Redis store on every fault path', () => {
     await client.ping();
     const state = await store.read('user:stalled');
     expect(state).toMatchObject({ coreUsed: 1, inFlight: 1 });
+    // Nor points: one GET's point at most is still spent (in point-milliseconds, 1 x 60,000).
+    expect(state!.restPoints).toBeLessThanOrEqual(60_000);
     const [, tickets] = store.keysOf('user:stalled');
     expect(await client.zcard(tickets)).toBe(1);
   });
