@@ -256,4 +256,30 @@ describe.runIf(runRedisTests)('the Redis store on every fault path', () => {
       );
     expect(() => createRedisStore({ client: null as never })).toThrow(/`client`/);
   });
+
+  it('fallback: each instance enforces the whole limit, or its fallbackShare of it', async () => {
+    const { connect } = await server();
+    const clients = [connect(), connect()];
+    const whole = createRedisStore({ client: clients[0]!, timeoutMs: 50, onFailure: 'fallback' });
+    const half = createRedisStore({
+      client: clients[1]!,
+      timeoutMs: 50,
+      onFailure: 'fallback',
+      fallbackShare: 0.5,
+    });
+    // Redis out of reach for both (their connections ended).
+    for (const client of clients) client.disconnect();
+    const admitted = async (store: typeof whole) => {
+      let allowed = 0;
+      for (let i = 0; i < 120; i++) {
+        const verdict = await store.apply(admitEvent('user:alone'), Date.now(), config);
+        expect(verdict.degraded).toBe('fallback');
+        if (verdict.allowed) allowed++;
+      }
+      return allowed;
+    };
+    // 100 in flight at most (the concurrency ceiling) and 100 an hour: all of it, or half.
+    expect(await admitted(whole)).toBe(100);
+    expect(await admitted(half)).toBe(50);
+  });
 });
