@@ -25,6 +25,9 @@ import { checkRedisStoreOptions, type RedisStoreOptions } from './redis-store-op
 
 export type { RedisClientLike, RedisStoreOptions } from './redis-store-options.js';
 
+/** Tickets remembered for `close` at most. */
+const MAX_OUTSTANDING = 100_000;
+
 /** A Redis store; `config` is fixed by the first call (one script per config). */
 export interface RedisStore extends AsyncLimitsStore {
   /** Keys of one identity, as the script uses them. */
@@ -135,7 +138,12 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     }
     replayUnsettled(config);
     const verdict = admitVerdict(answer, event, config);
-    if (verdict.ticket !== null) outstanding.add(verdict.ticket);
+    if (verdict.ticket !== null) {
+      // Bounded: a ticket settled on another instance never leaves this set; the oldest go first
+      // (their leases free them in Redis anyway).
+      if (outstanding.size >= MAX_OUTSTANDING) outstanding.delete(outstanding.values().next().value!);
+      outstanding.add(verdict.ticket);
+    }
     return verdict;
   }
 
