@@ -194,24 +194,25 @@ describe.runIf(runRedisTests)('the Redis store on every fault path', () => {
   it('uses a reply that arrived, however late a busy event loop ran the timer: no 503 from a healthy Redis', async () => {
     const { connect } = await server();
     const client = connect();
-    const store = createRedisStore({ client, timeoutMs: 20, onFailure: 'fail-closed' });
+    const store = createRedisStore({ client, timeoutMs: 100, onFailure: 'fail-closed' });
     await ready(client);
     await store.apply(admitEvent('user:warm'), Date.now(), config);
     const verdicts: string[] = [];
-    const until = performance.now() + 1000;
+    const until = performance.now() + 1200;
     let i = 0;
-    // The loop is saturated: each turn, admissions are sent, then 60 ms of work blocks the loop.
+    // The loop is saturated: each turn, admissions are sent, then 250 ms of work (2.5 timeouts)
+    // blocks the loop while Redis answers at once.
     while (performance.now() < until) {
       const batch = Array.from({ length: 20 }, () =>
         store.apply(admitEvent(`user:busy${i++ % 50}`), Date.now(), config).then((v) => {
           verdicts.push(v.degraded ?? 'redis');
         }),
       );
-      const blockedUntil = performance.now() + 60;
+      const blockedUntil = performance.now() + 250;
       while (performance.now() < blockedUntil);
       await Promise.all(batch);
     }
-    expect(verdicts.length).toBeGreaterThan(100);
+    expect(verdicts.length).toBeGreaterThanOrEqual(60);
     expect(verdicts.filter((v) => v !== 'redis')).toEqual([]);
   });
 
