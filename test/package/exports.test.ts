@@ -150,7 +150,10 @@ const PINNED_EXPORTS: Record<string, string[]> = {
   ],
   'tollgate/check': [
     'DEFAULT_WORKFLOW_PERMISSIONS',
+    'WORKFLOW_KEYS',
     'checkCalls',
+    'checkWorkflowJob',
+    'ghApiCalls',
     'githubReport',
     'grantText',
     'jsonReport',
@@ -158,6 +161,7 @@ const PINNED_EXPORTS: Record<string, string[]> = {
     'leastPermissions',
     'leastScopes',
     'octokitRoutes',
+    'overlaySkeleton',
     'readListCalls',
     'readOpenApiCalls',
     'readSources',
@@ -185,6 +189,7 @@ const PINNED_EXPORTS: Record<string, string[]> = {
   'tollgate/tables': [
     'closest',
     'didYouMean',
+    'escapeControl',
     'formatIssue',
     'inFileOrder',
     'loadTableText',
