@@ -63,8 +63,10 @@ export async function readSources(sources: readonly string[], tables: PolicyTabl
         const found = readWorkflow(text, shown, tables, await octokitRoutes());
         calls.push(...found.calls);
         grants.push(...found.grants);
-      } else if (CODE.has(extension)) calls.push(...scanSource(text, shown, await octokitRoutes()));
-      else if (extension === '.txt') calls.push(...readTextCalls(text, shown));
+      } else if (CODE.has(extension)) {
+        // One by one: a spread of 200,000 calls would overflow the stack.
+        for (const call of scanSource(text, shown, await octokitRoutes())) calls.push(call);
+      } else if (extension === '.txt') calls.push(...readTextCalls(text, shown));
       else if (['.yaml', '.yml', '.json'].includes(extension)) {
         calls.push(
           ...(isOpenApi(openApiField(text)) ? readOpenApiCalls(text, shown) : readListCalls(text, shown)),

@@ -1,5 +1,7 @@
 /** Octokit's REST methods in code: `<client>.rest.<namespace>.<method>` and `<client>.<namespace>.<method>`, called or referenced. */
 import { closest } from '../tables/index.js';
+import { currentMethodName, legacyNamespaces } from './octokit-legacy-names.js';
+import type { OctokitRoute } from './octokit-routes.js';
 import { type Chain, chainText, clientLike } from './scan-chain.js';
 import { addCall, type ScanContext } from './scan-context.js';
 import { normalizePath } from './scan-route.js';
@@ -46,17 +48,20 @@ export function restMethodOf(
   const namespaceLink = links[n - 2]!;
   const methodLink = links[n - 1]!;
   const explicit = links[n - 3]?.name === 'rest';
-  if (!explicit && (namespaceLink.name === null || !context.namespaces.has(namespaceLink.name))) return null;
+  const namespace = namespaceLink.name;
+  const isNamespace =
+    namespace !== null && (context.namespaces.has(namespace) || legacyNamespaces.includes(namespace));
+  if (!explicit && !isNamespace) return null;
   const clientShaped = explicit || clientLike(chain, n - 2);
   const known =
-    namespaceLink.name !== null &&
+    namespace !== null &&
     methodLink.name !== null &&
-    context.routes.has(`${namespaceLink.name}.${methodLink.name}`);
+    methodRoute(namespace, methodLink.name, context) !== undefined;
   // A known method on anything in an Octokit module; an unknown one only where the chain is client-shaped.
   const trusted = clientShaped || (known && (context.facts.octokitFamily || context.script));
   if (!trusted) return null;
   return {
-    namespace: namespaceLink.name,
+    namespace,
     namespaceNode: namespaceLink.node,
     method: methodLink.name,
     methodNode: methodLink.node,
@@ -64,6 +69,20 @@ export function restMethodOf(
     clientShaped,
     trusted,
   };
+}
+
+/** The route of `namespace.method`, under today's name or a name an older Octokit used. */
+function methodRoute(
+  namespace: string,
+  method: string,
+  context: ScanContext,
+): { name: string; route: OctokitRoute } | undefined {
+  const today = `${namespace}.${method}`;
+  const route = context.routes.get(today);
+  if (route !== undefined) return { name: today, route };
+  const current = currentMethodName(namespace, method);
+  const renamed = current === undefined ? undefined : context.routes.get(current);
+  return renamed === undefined ? undefined : { name: current!, route: renamed };
 }
 
 /**
@@ -99,14 +118,19 @@ export function addRestCall(
   }
   const methods = context.namespaces.get(rest.namespace) ?? [];
   if (rest.method !== null) {
-    const route = context.routes.get(`${rest.namespace}.${rest.method}`);
-    if (route !== undefined) {
+    const found = methodRoute(rest.namespace, rest.method, context);
+    if (found !== undefined) {
+      const renamed =
+        found.name === `${rest.namespace}.${rest.method}`
+          ? ''
+          : ` (an older Octokit's name of ${found.name})`;
+      const { route } = found;
       addCall(context.calls, {
         method: route.method,
         path: normalizePath(route.url) ?? route.url,
         origin,
         resolved: true,
-        via,
+        via: `${via}${renamed}`,
       });
       return;
     }

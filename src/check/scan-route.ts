@@ -6,6 +6,8 @@ export type ReadRoute = { readonly method: string; readonly path: string } | { r
 
 // `GET /path`, also with a full URL (`POST https://uploads.example.com/path`): the path is the route.
 const ROUTE = /^([A-Za-z]+)\s+(?:[a-z][a-z0-9+.-]*:\/\/[^/\s]+)?(\/\S*)$/i;
+const WHOLE_HOLE = new RegExp(`^${HOLE}([^${HOLE}]*)${HOLE}$`);
+const ANY_HOLE = new RegExp(`${HOLE}([^${HOLE}]*)${HOLE}`, 'g');
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 /**
@@ -22,7 +24,7 @@ export function normalizePath(path: string): string | null {
   const bare = path.replace(/\{[?&][^}]*\}/g, '').replace(/[?#].*$/, '');
   const segments = bare.split('/').map((segment) => {
     if (segment.startsWith(':') && /^:[A-Za-z_][\w-]*$/.test(segment)) return `{${segment.slice(1)}}`;
-    const hole = new RegExp(`^${HOLE}([^${HOLE}]*)${HOLE}$`).exec(segment);
+    const hole = WHOLE_HOLE.exec(segment);
     if (hole !== null) return `{${hole[1]}}`;
     return segment;
   });
@@ -55,5 +57,5 @@ export function readRoute(text: string): ReadRoute {
  * shown('GET \u0001route\u0001'); // 'GET ${route}'
  */
 export function shown(text: string): string {
-  return text.replace(new RegExp(`${HOLE}([^${HOLE}]*)${HOLE}`, 'g'), '$${$1}');
+  return text.replace(ANY_HOLE, '$${$1}');
 }
