@@ -157,9 +157,9 @@ export function addRestCall(
     });
     return;
   }
-  // The names it may take: its values, and any string of the module that names a method of the namespace.
+  // The names it may take: its values; when those are not all, any string of the module that names a method of the namespace.
   const names = new Set(values.values.filter((name) => methods.includes(name)));
-  for (const name of methods) if (context.facts.strings.has(name)) names.add(name);
+  if (!values.complete) for (const name of methods) if (context.facts.strings.has(name)) names.add(name);
   const candidates = [...names].sort().map((name) => routeOf(name)!);
   unresolved(
     `the method name is computed (${describeExpression(rest.methodNode)}); ${candidates.length === 0 ? 'no candidate' : `${candidates.length} candidate${candidates.length === 1 ? '' : 's'}`} in this module`,
