@@ -4,9 +4,10 @@ import type { Call, Origin } from './call.js';
 import type { OctokitRoute } from './octokit-routes.js';
 import { chainText, expandChain } from './scan-chain.js';
 import { namespacesOf, type ScanContext } from './scan-context.js';
+import { linkImports } from './scan-imports.js';
 import { addGenericCalls, genericKind } from './scan-request.js';
 import { addRestCall, restMethodOf } from './scan-rest.js';
-import { type AstNode, emptyFacts, noteFacts, walkAst } from './scan-walk.js';
+import { type AstNode, emptyFacts, type ModuleFacts, noteFacts, walkAst } from './scan-walk.js';
 
 /** Where a piece of code sits in its file: an inline script of a workflow starts `line` lines further down, each line indented `column` more. */
 export interface CodeOffset {
@@ -61,6 +62,29 @@ function readCall(node: AstNode, context: ScanContext): void {
   if (!generic) addReferences(node, context);
 }
 
+function parseModule(code: string, file: string): AstNode {
+  return parse(code, {
+    sourceType: 'unambiguous',
+    plugins: pluginsFor(file),
+    allowReturnOutsideFunction: true,
+    allowAwaitOutsideFunction: true,
+    errorRecovery: false,
+  }) as unknown as AstNode;
+}
+
+/** The names of a module another one imports from; null when it does not parse (its constants stay unknown). */
+function factsOfModule(code: string, file: string): ModuleFacts | null {
+  let ast: AstNode;
+  try {
+    ast = parseModule(code, file);
+  } catch {
+    return null;
+  }
+  const facts = emptyFacts();
+  walkAst(ast, (node) => noteFacts(node, facts));
+  return facts;
+}
+
 function parseError(error: unknown, file: string, offset: CodeOffset): Call {
   const loc = (error as { loc?: { line: number; column: number } }).loc;
   const message = (error instanceof Error ? error.message : String(error)).replace(/ \(\d+:\d+\)$/, '');
@@ -100,13 +124,7 @@ export function scanSource(
 ): Call[] {
   let ast: AstNode;
   try {
-    ast = parse(code, {
-      sourceType: 'unambiguous',
-      plugins: pluginsFor(file),
-      allowReturnOutsideFunction: true,
-      allowAwaitOutsideFunction: true,
-      errorRecovery: false,
-    }) as unknown as AstNode;
+    ast = parseModule(code, file);
   } catch (error) {
     return [parseError(error, file, offset)];
   }
@@ -128,6 +146,8 @@ export function scanSource(
     noteFacts(node, context.facts);
     if (node.type === 'CallExpression' || node.type === 'OptionalCallExpression') callNodes.push(node);
   });
+  // A workflow's inline script imports nothing by a path relative to itself.
+  if (!context.script) linkImports(context.facts, file, factsOfModule, new Map());
   // Names are read first, so a call may come before the constant it uses.
   for (const node of callNodes) readCall(node, context);
   return context.calls.sort((a, b) => a.origin.line - b.origin.line || a.origin.column - b.origin.column);

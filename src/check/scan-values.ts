@@ -93,16 +93,32 @@ function valuesOf(node: AstNode, facts: ModuleFacts, depth: number, budget: { le
     }
     case 'Identifier': {
       const given = facts.bindings.get(bare.name as string);
-      if (given === undefined)
-        return { ...NONE, reason: `${describeExpression(bare)} has no value in this module (a parameter?)` };
-      return union(given, facts, depth, budget);
+      if (given !== undefined) return union(given, facts, depth, budget);
+      // `import { QUERY } from './data.js'`: the constant of that module.
+      const from = facts.imports.get(bare.name as string);
+      const exported =
+        from === undefined
+          ? undefined
+          : facts.loadExport?.(from, facts.importedNames.get(bare.name as string)!);
+      if (exported !== undefined) return valuesOf(exported.node, exported.facts, depth + 1, budget);
+      return { ...NONE, reason: `${describeExpression(bare)} has no value in this module (a parameter?)` };
     }
     case 'MemberExpression': {
       // `ROUTES.listEvents` of `const ROUTES = { listEvents: 'GET /...' }`.
       const { head, links } = linksOf(bare);
       const key = links.length === 1 ? links[0]!.name : null;
-      const objects = head.type === 'Identifier' ? (facts.bindings.get(head.name as string) ?? []) : [];
+      const objects = head.type === 'Identifier' ? (facts.bindings.get(head.name as string) ?? []) : [head];
       const found: AstNode[] = [];
+      // `data.QUERY` of `import * as data from './data.js'`, `require('./data').QUERY`.
+      const module =
+        head.type === 'Identifier' && facts.importedNames.get(head.name as string) === '*'
+          ? facts.imports.get(head.name as string)
+          : undefined;
+      const required = [...objects.map(requiredModule), module].filter((from) => from !== undefined);
+      for (const from of required) {
+        const exported = key === null ? undefined : facts.loadExport?.(from, key);
+        if (exported !== undefined) return valuesOf(exported.node, exported.facts, depth + 1, budget);
+      }
       for (const object of objects) {
         const bareObject = unwrap(object);
         if (bareObject.type !== 'ObjectExpression' || key === null) continue;
@@ -133,6 +149,17 @@ function union(
     for (const value of part.values) if (values.size < MAX_VALUES) values.add(value);
   }
   return { values: [...values], complete: true };
+}
+
+/** The module of `require('./data')`, or undefined. */
+function requiredModule(node: AstNode): string | undefined {
+  const bare = unwrap(node);
+  if (bare.type !== 'CallExpression') return undefined;
+  const callee = bare.callee as AstNode;
+  const first = (bare.arguments as AstNode[])[0];
+  return callee.type === 'Identifier' && callee.name === 'require' && first?.type === 'StringLiteral'
+    ? (first.value as string)
+    : undefined;
 }
 
 function holeName(hole: AstNode): string {

@@ -14,6 +14,13 @@ export interface ModuleFacts {
   readonly strings: Set<string>;
   /** Local name to the module it is imported from (`graphql` from `@octokit/graphql`). */
   readonly imports: Map<string, string>;
+  /** Local name to the name the module exports it as (`default` and `*` for those imports). */
+  readonly importedNames: Map<string, string>;
+  /** A constant another module of the project exports (`import { QUERY } from './data.js'`), when the scanner can read that module. */
+  loadExport?: (
+    from: string,
+    name: string,
+  ) => { readonly node: AstNode; readonly facts: ModuleFacts } | undefined;
   /** True when the module imports or requires an Octokit-family module (`@octokit/*`, `@actions/github`, `probot`...). */
   octokitFamily: boolean;
 }
@@ -74,7 +81,13 @@ export function walkAst(root: AstNode, visit: (node: AstNode) => void): void {
  * emptyFacts().octokitFamily; // false
  */
 export function emptyFacts(): ModuleFacts {
-  return { bindings: new Map(), strings: new Set(), imports: new Map(), octokitFamily: false };
+  return {
+    bindings: new Map(),
+    strings: new Set(),
+    imports: new Map(),
+    importedNames: new Map(),
+    octokitFamily: false,
+  };
 }
 
 /** `object.key` as a node, for what destructuring gives a name: `const { issues } = octokit.rest` binds `octokit.rest.issues`. */
@@ -116,6 +129,28 @@ function bind(facts: ModuleFacts, pattern: AstNode, value: AstNode): void {
   }
 }
 
+/** `exports.QUERY = ...`, `module.exports.QUERY = ...`, `module.exports = { QUERY: ... }`: names another module may import. */
+function noteCommonJsExport(facts: ModuleFacts, target: AstNode, value: AstNode): void {
+  if (target.type !== 'MemberExpression' || target.computed === true) return;
+  const object = target.object as AstNode;
+  const key = (target.property as AstNode).name as string;
+  const isModule = object.type === 'Identifier' && object.name === 'module';
+  const isExports =
+    (object.type === 'Identifier' && object.name === 'exports') ||
+    (object.type === 'MemberExpression' &&
+      (object.object as AstNode).name === 'module' &&
+      (object.property as AstNode).name === 'exports');
+  if (isExports) bind(facts, { type: 'Identifier', name: key }, value);
+  else if (isModule && key === 'exports' && value.type === 'ObjectExpression')
+    for (const property of value.properties as AstNode[]) {
+      const name = (property.key as AstNode | undefined)?.name;
+      const given = property.value as AstNode | undefined;
+      const self = given?.type === 'Identifier' && given.name === name;
+      if (property.type === 'ObjectProperty' && typeof name === 'string' && given !== undefined && !self)
+        bind(facts, { type: 'Identifier', name }, given);
+    }
+}
+
 function noteModule(facts: ModuleFacts, source: unknown): void {
   if (typeof source === 'string' && OCTOKIT_FAMILY.test(source)) facts.octokitFamily = true;
 }
@@ -137,13 +172,25 @@ export function noteFacts(node: AstNode, facts: ModuleFacts): void {
       if (node.init != null) bind(facts, node.id as AstNode, node.init as AstNode);
       break;
     case 'AssignmentExpression':
-      if (node.operator === '=') bind(facts, node.left as AstNode, node.right as AstNode);
+      if (node.operator === '=') {
+        bind(facts, node.left as AstNode, node.right as AstNode);
+        noteCommonJsExport(facts, node.left as AstNode, node.right as AstNode);
+      }
       break;
     case 'ImportDeclaration': {
       const from = (node.source as AstNode).value as string;
       noteModule(facts, from);
-      for (const specifier of node.specifiers as AstNode[])
-        facts.imports.set((specifier.local as AstNode).name as string, from);
+      for (const specifier of node.specifiers as AstNode[]) {
+        const local = (specifier.local as AstNode).name as string;
+        const imported = specifier.imported as AstNode | undefined;
+        facts.imports.set(local, from);
+        facts.importedNames.set(
+          local,
+          specifier.type === 'ImportNamespaceSpecifier'
+            ? '*'
+            : ((imported?.name ?? imported?.value ?? 'default') as string),
+        );
+      }
       break;
     }
     case 'CallExpression': {

@@ -1,8 +1,10 @@
 // The scanner on small inputs in the style of real code: every way an application calls Octokit.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { currentMethodName, legacyMethodNames } from '../../src/check/octokit-legacy-names.js';
 import { octokitRoutes } from '../../src/check/octokit-routes.js';
 import { scanSource } from '../../src/check/scan-source.js';
+import { scratchFiles } from '../support/cli.js';
 
 /** Each call as `line METHOD /path` (resolved) or `line ? reason` (unresolved). */
 async function scan(code: string, file = 'bot.ts'): Promise<string[]> {
@@ -124,6 +126,7 @@ describe('scanSource: request and paginate', () => {
       'await octokit.request(EVENTS, { owner, repo });',
       'await octokit.request(ROUTES.alert, {});',
       "await octokit.request(org ? 'GET /orgs/{org}/repos' : 'GET /user/repos');",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source under test
       'await octokit.paginate(`GET /repos/${owner}/${repo}/pulls`);',
       "await octokit.request('/rate_limit');",
       "await octokit.request('POST https://uploads.example.com/repos/{owner}/{repo}/releases/{release_id}/assets');",
@@ -178,14 +181,18 @@ describe('scanSource: what cannot be resolved is listed with the reason', () => 
   it('a route in a parameter, a template hole inside a segment, a route built elsewhere', async () => {
     const code = [
       'export async function call(octokit, route) { return octokit.request(route, {}); }',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source under test
       'await octokit.request(`GET /repos/${fullName}-x/issues`);',
       'await octokit.request(routeFor(kind));',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source under test
       'await octokit.request(`${verb} /user`);',
     ].join('\n');
     expect(await scan(code)).toEqual([
       '1 ? the route is the variable `route`, which has no value in this module (a parameter?)',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source under test
       '2 ? `GET /repos/${fullName}-x/issues` has a hole inside a path segment',
       '3 ? the route is the result of `routeFor()` is not a literal the module spells',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source under test
       '4 ? `${verb} /user` is not a route (`METHOD /path`)',
     ]);
   });
@@ -316,5 +323,45 @@ describe('scanSource: robust on any input', () => {
     // Found, or (if the parser itself gives up on the depth) one unresolved call: never a crash.
     expect(found.length).toBe(1);
     expect(found[0]).toMatch(/^1 (GET \/repos\/\{owner\}\/\{repo\}|\? cannot parse)/);
+  });
+});
+
+describe('scanSource: constants another module of the project exports', () => {
+  const file = scratchFiles('tollgate-scan-');
+
+  it('reads GraphQL documents and routes imported from a relative module (ESM, require, CommonJS exports)', async () => {
+    file(
+      'src/data.js',
+      'export const lockQuery = `mutation ($id: ID!) { lockLockable(input: { lockableId: $id }) { clientMutationId } }`;\n',
+    );
+    file(
+      'src/routes.cjs',
+      "module.exports = { LABELS: 'GET /repos/{owner}/{repo}/labels' };\nexports.EVENTS = 'GET /repos/{owner}/{repo}/issues/events';\n",
+    );
+    file('src/queries.ts', 'export const VIEWER = `query { viewer { login } }`;\n');
+    const main = file(
+      'src/index.js',
+      [
+        "import { lockQuery as lock } from './data.js';",
+        "import * as queries from './queries.js';",
+        "const { LABELS, EVENTS } = require('./routes.cjs');",
+        'await this.client.graphql(lock, { id });',
+        'await octokit.graphql(queries.VIEWER);',
+        'await octokit.request(LABELS);',
+        'await octokit.request(EVENTS);',
+        "import { MISSING } from './nowhere.js';",
+        'await octokit.graphql(MISSING);',
+      ].join('\n'),
+    );
+    const calls = scanSource(readFileSync(main, 'utf8'), main, await octokitRoutes());
+    expect(
+      calls.map((call) => [call.origin.line, `${call.method} ${call.path}`, call.graphql?.operation]),
+    ).toEqual([
+      [4, 'POST /graphql', 'mutation'],
+      [5, 'POST /graphql', 'query'],
+      [6, 'GET /repos/{owner}/{repo}/labels', undefined],
+      [7, 'GET /repos/{owner}/{repo}/issues/events', undefined],
+      [9, 'POST /graphql', 'unknown'],
+    ]);
   });
 });
