@@ -46,7 +46,8 @@ export function namespacesOf(
  * Adds a call unless the same route was already found at the same place (two ways to one call).
  * @example
  * import { addCall } from './scan-context.js';
- * const calls = [];
+ * import type { Call } from './call.js';
+ * const calls: Call[] = [];
  * const call = { method: 'GET', path: '/x', origin: { file: 'a.ts', line: 1, column: 1 }, resolved: true };
  * addCall(calls, call); addCall(calls, call);
  * calls.length; // 1

@@ -31,7 +31,7 @@ const FUNCTION_METHODS = new Set(['call', 'apply', 'bind']);
  * @example
  * import { restMethodOf } from './scan-rest.js';
  * import { emptyFacts } from './scan-walk.js';
- * const id = (name) => ({ name, node: { type: 'Identifier', name } });
+ * const id = (name: string) => ({ name, node: { type: 'Identifier', name } });
  * const chain = { head: { type: 'Identifier', name: 'octokit' }, links: [id('issues'), id('create')], names: [] };
  * const context = { facts: emptyFacts(), routes: new Map(), namespaces: new Map([['issues', ['create']]]), script: false, origin: () => ({ file: 'a.ts', line: 1, column: 1 }), calls: [] };
  * restMethodOf(chain, context)?.method; // 'create'
