@@ -30,6 +30,19 @@ describe('the real-code corpus', () => {
     expect(composites.length).toBeGreaterThanOrEqual(1);
   });
 
+  it('is listed project by project in its README, with the hand counts', () => {
+    const readme = readFileSync(join(CORPUS_ROOT, 'README.md'), 'utf8');
+    for (const project of corpus) {
+      const count = (kind: string) => project.calls.filter((call) => call.kind === kind).length;
+      const row = readme.split('\n').find((line) => line.startsWith(`| \`${project.project}\` |`));
+      expect(row, `README lists ${project.project}`).toBeDefined();
+      const cells = row!.split('|').map((cell) => cell.trim());
+      expect(cells.slice(4, 7), `${project.project}: REST, GraphQL, unresolvable`).toEqual(
+        [count('rest'), count('graphql'), count('unresolvable')].map(String),
+      );
+    }
+  });
+
   it('stays under 3 MB', () => {
     const bytes = filesUnder(CORPUS_ROOT).reduce((sum, path) => sum + statSync(path).size, 0);
     expect(bytes).toBeLessThan(3 * 1024 * 1024);
@@ -67,6 +80,9 @@ describe('the real-code corpus', () => {
         const lines = readFileSync(path, 'utf8').split('\n');
         expect(call.line, `${call.file}:${call.line} is inside the file`).toBeLessThanOrEqual(lines.length);
         expect(lines[call.line - 1], `${call.file}:${call.line}`).toContain(call.match);
+        for (const line of call.alsoAt) {
+          expect(lines[line - 1], `${call.file}:${line} continues the call`).toMatch(/\.request\(|paginate/);
+        }
         if (call.definedAt !== undefined) {
           expect(lines[call.definedAt - 1], `${call.file}:${call.definedAt} builds the options`).toMatch(
             /endpoint/,

@@ -34,6 +34,8 @@ export interface ExpectedCall {
   readonly reason?: string;
   /** Line where the route is written when the request is made elsewhere (`endpoint.merge` options). */
   readonly definedAt?: number;
+  /** Other lines a report may name for this call: a call chained over lines (`this.github⏎.request(`). */
+  readonly alsoAt: readonly number[];
   /** The token this call runs with, when it is not the project's. */
   readonly tokenKind?: TokenKind;
   /** A computed call whose candidates `check` may list as unresolved instead of judging them. */
@@ -110,6 +112,7 @@ const CALL_FIELDS = [
   'operation',
   'reason',
   'defined_at',
+  'also_at',
   'token_kind',
   'accept_unresolved',
   'note',
@@ -154,6 +157,12 @@ function oneOf<T extends string>(value: unknown, choices: readonly T[], where: s
   return value as T;
 }
 
+function linesOf(value: unknown, where: string): number[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.length === 0) fail(where, 'expected a non-empty list of line numbers');
+  return value.map((line) => positive(line, where));
+}
+
 function routesOf(fields: Fields, where: string): string[] {
   if (fields.route !== undefined && fields.routes !== undefined)
     fail(where, 'give `route` or `routes`, not both');
@@ -182,6 +191,7 @@ function callOf(value: unknown, where: string): ExpectedCall {
     reason: optionalText(fields, 'reason', where),
     definedAt:
       fields.defined_at === undefined ? undefined : positive(fields.defined_at, `${where}.defined_at`),
+    alsoAt: linesOf(fields.also_at, `${where}.also_at`),
     tokenKind: fields.token_kind === undefined ? undefined : oneOf(fields.token_kind, TOKEN_KINDS, where),
     acceptUnresolved: fields.accept_unresolved === true,
     note: optionalText(fields, 'note', where),
@@ -219,11 +229,10 @@ function uncountedOf(value: unknown, where: string): UncountedCall[] {
   return value.map((entry, i) => {
     const at = `${where}[${i}]`;
     const fields = record(entry, at, UNCOUNTED_FIELDS);
-    const lines = fields.lines;
-    if (!Array.isArray(lines) || lines.length === 0) fail(at, '`lines` must be a non-empty list');
     return {
       file: text(fields, 'file', at),
-      lines: lines.map((line) => positive(line, `${at}.lines`)),
+      lines:
+        fields.lines === undefined ? fail(at, '`lines` is missing') : linesOf(fields.lines, `${at}.lines`),
       text: text(fields, 'text', at),
       route: text(fields, 'route', at),
     };
