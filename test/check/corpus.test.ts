@@ -90,7 +90,11 @@ async function judge(project: CorpusProject): Promise<ProjectResult> {
   const outcomes = new Map<ExpectedCall, Outcome>();
   let operationsRight = 0;
   for (const expected of project.calls) {
-    const lines = [expected.line, ...(expected.definedAt === undefined ? [] : [expected.definedAt])];
+    const lines = [
+      expected.line,
+      ...expected.alsoAt,
+      ...(expected.definedAt === undefined ? [] : [expected.definedAt]),
+    ];
     const here = calls.filter(
       (call) => call.origin.file === join(project.dir, expected.file) && lines.includes(call.origin.line),
     );
