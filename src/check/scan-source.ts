@@ -2,7 +2,7 @@
 import { type ParserPlugin, parse } from '@babel/parser';
 import type { Call, Origin } from './call.js';
 import type { OctokitRoute } from './octokit-routes.js';
-import { chainText, expandChain } from './scan-chain.js';
+import { chainText, expandChain, headName, linksOf } from './scan-chain.js';
 import { namespacesOf, type ScanContext } from './scan-context.js';
 import { linkImports } from './scan-imports.js';
 import { addGenericCalls, genericKind } from './scan-request.js';
@@ -23,7 +23,13 @@ function pluginsFor(file: string): ParserPlugin[] {
 }
 
 /** A REST method referenced as an argument (`retry(octokit.rest.repos.get, params)`) is called there. */
+// Test doubles take a method to watch it, not to call it: `expect(octokit.rest.issues.create).toHaveBeenCalled()`.
+const TEST_DOUBLES = new Set(['expect', 'jest', 'vi', 'sinon', 'spyOn', 'mock', 'stub', 'assert']);
+
 function addReferences(node: AstNode, context: ScanContext): void {
+  const { head, links } = linksOf(node.callee as AstNode);
+  const names = [headName(head), ...links.map((link) => link.name)];
+  if (names.some((name) => name !== null && TEST_DOUBLES.has(name))) return;
   for (const argument of node.arguments as AstNode[]) {
     if (argument.type !== 'MemberExpression' && argument.type !== 'OptionalMemberExpression') continue;
     for (const chain of expandChain(argument, context.facts)) {

@@ -280,6 +280,10 @@ describe('scanSource: false finds kept rare', () => {
       'https.request(options, (res) => {});',
       'this.issues.create(item);',
     ].join('\n');
+    // A test double watches a method; it does not call it.
+    const spec =
+      "import { Octokit } from '@octokit/rest';\nexpect(octokit.rest.issues.create).toHaveBeenCalledTimes(1);\njest.spyOn(octokit.rest.pulls.get);";
+    expect(await scan(spec, 'bot.test.ts')).toEqual([]);
     expect(await scan(code, 'store.js')).toEqual([]);
   });
 });
