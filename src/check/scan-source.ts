@@ -93,7 +93,11 @@ function factsOfModule(code: string, file: string): ModuleFacts | null {
 
 function parseError(error: unknown, file: string, offset: CodeOffset): Call {
   const loc = (error as { loc?: { line: number; column: number } }).loc;
-  const message = (error instanceof Error ? error.message : String(error)).replace(/ \(\d+:\d+\)$/, '');
+  // @babel/parser recurses on nesting: thousands of nested calls exhaust its stack, not ours.
+  const message =
+    error instanceof RangeError
+      ? 'the code nests deeper than the parser can follow'
+      : (error instanceof Error ? error.message : String(error)).replace(/ \(\d+:\d+\)$/, '');
   return {
     method: '',
     path: '',

@@ -319,14 +319,14 @@ describe('scanSource: robust on any input', () => {
     });
   }, 120_000);
 
-  it('scans a 5,000-link member chain and 5,000 nested calls', async () => {
+  it('scans a 5,000-link member chain; 5,000 nested calls are one unresolved call', async () => {
     const chain = `await octokit${'.next'.repeat(5000)}.rest.issues.get({});`;
     expect(await scan(chain)).toEqual(['1 GET /repos/{owner}/{repo}/issues/{issue_number}']);
     const nested = `${'f('.repeat(5000)}octokit.rest.repos.get({})${')'.repeat(5000)};`;
-    const found = await scan(nested);
-    // Found, or (if the parser itself gives up on the depth) one unresolved call: never a crash.
-    expect(found.length).toBe(1);
-    expect(found[0]).toMatch(/^1 (GET \/repos\/\{owner\}\/\{repo\}|\? cannot parse)/);
+    // @babel/parser recurses on nesting and gives up: one unresolved call, never a crash.
+    expect(await scan(nested)).toEqual([
+      '1 ? cannot parse: the code nests deeper than the parser can follow; no call of this file is read',
+    ]);
   });
 });
 
