@@ -57,7 +57,6 @@ const LEGACY_METHODS: Readonly<Record<string, string>> = {
   'orgs.checkMembership': 'orgs.checkMembershipForUser',
   'orgs.getTeams': 'teams.list',
   'users.getForUser': 'users.getByUsername',
-  'users.get': 'users.getAuthenticated',
   'users.getOrgs': 'orgs.listForAuthenticatedUser',
   'apps.getInstallationRepositories': 'apps.listReposAccessibleToInstallation',
   'apps.listRepos': 'apps.listReposAccessibleToInstallation',
