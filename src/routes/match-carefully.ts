@@ -1,9 +1,11 @@
-/** The matcher's careful path: targets the fast path leaves alone (`%`, unusual characters, bad segments). */
+/** The matcher's careful path: targets the fast path leaves alone (`%`, unusual characters, odd spellings). */
 import { type Automaton, routeFor } from './build-automaton.js';
+import { collapseSlashes } from './collapse-slashes.js';
+import { findEdgeFolded } from './edge-index.js';
 import { extractParams } from './extract-params.js';
 import type { TemplateSegment } from './parse-template.js';
 import type { RouteMatch } from './route-types.js';
-import { splitPath } from './split-path.js';
+import { showSegment, splitPath } from './split-path.js';
 
 /** What the careful path needs of a compiled tree. */
 export interface CarefulTree {
@@ -14,26 +16,46 @@ export interface CarefulTree {
 const NO_MATCH: RouteMatch = Object.freeze({ kind: 'no_match' });
 
 /**
- * Matches as the engine always has: splitPath's raw checks and percent-decoding (every bad_path
- * rule and message lives there), one Map lookup per raw segment, then extractParams with the
- * template's rules on encoded slashes and `.git`. matchRoute calls it for any target scanPath
- * refuses, and for a `repo` of exactly `.git`.
+ * Matches every spelling that some supported router reads as a table route as that route, so a
+ * request can never reach a handler as "unknown" under another spelling (issue 18, item 1):
+ * - repeated slashes and a trailing slash are read as one slash and none (collapseSlashes);
+ * - a segment naming a static segment in another ASCII letter case (`ACTIONS`) is read as that
+ *   static segment where nothing else could stand there; where a parameter could stand there too,
+ *   case-insensitive routers and case-sensitive ones route it to different endpoints, so the
+ *   path is refused (`bad_path`) rather than decided as either;
+ * - everything else as before: splitPath's raw checks and percent-decoding (every other bad_path
+ *   rule and message lives there), then extractParams with the template's rules on encoded
+ *   slashes and `.git`.
+ * matchRoute calls it for any target scanPath refuses, for a segment in another letter case, and
+ * for a `repo` of exactly `.git`.
  * @example
  * import { compileRoutes } from 'tollgate/routes';
  * import { type CarefulTree, matchCarefully } from './match-carefully.js';
  * // A compiled RouteTree carries what the careful path needs; matchRoute passes it on the same way.
  * const tree = compileRoutes([{ method: 'GET', template: '/users/{username}' }]) as unknown as CarefulTree;
  * matchCarefully(tree, 'GET', '/users/Oct%C3%B6'); // { kind: 'matched', route: 0, params: { username: 'Octö' } }
+ * matchCarefully(tree, 'GET', '//USERS/octo/');   // { kind: 'matched', route: 0, params: { username: 'octo' } }
  * matchCarefully(tree, 'GET', '/users/..');        // { kind: 'bad_path', message: 'path segment `..` is a dot segment' }
  */
 export function matchCarefully(tree: CarefulTree, method: string, target: string): RouteMatch {
-  const split = splitPath(target);
+  const split = splitPath(collapseSlashes(target));
   if (split.kind === 'bad_path') return split;
   const { raw, decoded } = split;
   let state = tree.automaton.start;
   for (let i = 0; i < raw.length; i++) {
-    const next = state.next.get(raw[i]!) ?? state.other;
-    if (next === null) return NO_MATCH;
+    const segment = raw[i]!;
+    let next = state.next.get(segment);
+    if (next === undefined) {
+      const folded = findEdgeFolded(state.edges, segment, 0, segment.length);
+      if (folded !== undefined && state.other !== null) {
+        return {
+          kind: 'bad_path',
+          message: `path segment \`${showSegment(segment)}\` is a listed path segment in other letter case where a parameter may also stand: routers that ignore letter case and routers that do not would route it differently; spell it as the table does`,
+        };
+      }
+      next = folded ?? state.other ?? undefined;
+      if (next === undefined) return NO_MATCH;
+    }
     state = next;
   }
   const route = routeFor(state, method);
