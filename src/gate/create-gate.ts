@@ -19,6 +19,7 @@ import {
   type ResourceContext,
   shippedTables,
 } from '../policy/index.js';
+import { createBasePath, outsideDecision } from './base-path.js';
 import { type CpuMark, createCpuShare, processCpuClock } from './cpu-share.js';
 import type { GateAnswer, RespondAnswer, Settle } from './gate-answer.js';
 import { after, type MaybePromise } from './maybe-async.js';
@@ -51,6 +52,11 @@ export interface GateOptions {
   readonly unknownEndpoint?: PolicyOptions['unknownEndpoint'];
   /** With the default policy: the permission header names. */
   readonly headerNames?: PolicyOptions['headerNames'];
+  /**
+   * Where the API lives in the paths the gate sees (default `''`: at the root), relative to a
+   * framework's own mount or prefix. Paths outside it are treated as unknown endpoints.
+   */
+  readonly basePath?: string;
   /** The service's load (0 idle, 1 full) for `X-Poll-Interval`. Default: always 0. */
   readonly load?: () => number;
   /** Epoch ms for `Last-Modified`. Default `Date.now`. */
@@ -95,6 +101,8 @@ export function createGate(options: GateOptions): Gate {
       ...(options.headerNames === undefined ? {} : { headerNames: options.headerNames }),
     });
   const limiter = options.limiter ?? createLimiter();
+  const basePath = createBasePath(options.basePath ?? '');
+  const unknownEndpoint = policy.options.unknownEndpoint;
   if (options.resolveToken === undefined && options.lookupToken === undefined)
     throw new TollgateError(
       'TOLLGATE_INVALID_OPTION',
@@ -191,8 +199,12 @@ export function createGate(options: GateOptions): Gate {
       if (token === BAD_CREDENTIALS)
         return respond(facts, 401, 'Bad credentials', 'bad_credentials', null, {});
       const apiVersion = facts.header('x-service-api-version');
-      const request = { method: facts.method, path: facts.target, apiVersion: apiVersion ?? null };
-      const decision = policy.authorize(request, token);
+      const path = basePath.strip(facts.target);
+      const request = { method: facts.method, path: path ?? facts.target, apiVersion: apiVersion ?? null };
+      const decision =
+        path === null
+          ? outsideDecision(basePath, facts.method, facts.target, unknownEndpoint)
+          : policy.authorize(request, token);
       if (decision.reason === 'bad_path' || decision.reason === 'unknown_endpoint')
         return refuse(facts, decision, {});
       if (options.resolveContext === undefined || decision.endpoint === null)
