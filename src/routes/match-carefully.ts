@@ -22,8 +22,10 @@ const NO_MATCH: RouteMatch = Object.freeze({ kind: 'no_match' });
  * - a segment naming a static segment in another ASCII letter case (`ACTIONS`) is read as that
  *   static segment (as case-insensitive routers do, static segments first); when the path read
  *   case-sensitively (that segment a parameter) is another route, the two kinds of router
- *   disagree, so the path is refused (`bad_path`) rather than decided as either. Two walks at
- *   most: linear in the path's length;
+ *   disagree, so the path is refused (`bad_path`) rather than decided as either;
+ * - likewise a path with empty segments is refused when reading them as empty parameters (as
+ *   find-my-way does by default) gives another route than dropping them.
+ * At most four walks of the automaton: linear in the path's length.
  * - everything else as before: splitPath's raw checks and percent-decoding (every other bad_path
  *   rule and message lives there), then extractParams with the template's rules on encoded
  *   slashes and `.git`.
@@ -39,11 +41,27 @@ const NO_MATCH: RouteMatch = Object.freeze({ kind: 'no_match' });
  * matchCarefully(tree, 'GET', '/users/..');        // { kind: 'bad_path', message: 'path segment `..` is a dot segment' }
  */
 export function matchCarefully(tree: CarefulTree, method: string, target: string): RouteMatch {
-  const split = splitPath(collapseSlashes(target));
+  const collapsed = collapseSlashes(target);
+  const split = splitPath(collapsed);
   if (split.kind === 'bad_path') return split;
   const { raw, decoded } = split;
   const folded = walk(tree, raw, method, true);
   const route = folded.route;
+  if (collapsed !== target) {
+    // find-my-way (Fastify without ignoreTrailingSlash / ignoreDuplicateSlashes) reads an empty
+    // segment as an empty parameter: `/issues/events/` runs `/issues/events/{event_id}`. When
+    // that reading is a route and not the one read without the empty segment, refuse.
+    const kept = emptyKept(target);
+    for (const fold of [true, false]) {
+      const other = walk(tree, kept, method, fold).route;
+      if (other >= 0 && other !== route) {
+        return {
+          kind: 'bad_path',
+          message: `path \`/${showSegment(kept.join('/'))}\` has an empty segment, which routers that drop it and routers that read it as an empty parameter route to different endpoints; send it without`,
+        };
+      }
+    }
+  }
   if (folded.foldedAt >= 0) {
     // A case-sensitive router reads the folded segment as a parameter: when that, too, is a route
     // and another one, the two kinds of router disagree, and the engine will not pick one.
@@ -59,6 +77,14 @@ export function matchCarefully(tree: CarefulTree, method: string, target: string
   const extracted = extractParams(tree.templates[route]!, raw, decoded);
   if (extracted.kind === 'bad_path') return extracted;
   return { kind: 'matched', route, params: extracted.params };
+}
+
+// The raw segments of a target's path, empty ones kept (`/a//b/` is `a`, ``, `b`, ``).
+function emptyKept(target: string): string[] {
+  let end = target.indexOf('?');
+  const hash = target.indexOf('#');
+  if (end === -1 || (hash !== -1 && hash < end)) end = hash;
+  return (end === -1 ? target : target.slice(0, end)).slice(1).split('/');
 }
 
 // One automaton step per segment: a static segment as sent, else (with `fold`) in other letter

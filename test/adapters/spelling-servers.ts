@@ -148,6 +148,8 @@ export interface ProbeServer {
 export interface ServerSetup {
   readonly name: string;
   readonly prefix: string;
+  /** What the router reads as the listed route: a static segment in other letter case, a trailing slash. */
+  readonly reads: { readonly letterCase: boolean; readonly trailingSlash: boolean };
   start(routes: readonly TableRoute[], gate: Gate, ran: (id: string, key: string) => void): Promise<Server>;
 }
 
@@ -262,53 +264,82 @@ function nodeApp(prefix: string) {
 export const SETUPS: readonly ServerSetup[] = [
   {
     name: 'Express 5 (default)',
+    reads: { letterCase: true, trailingSlash: true },
     prefix: '',
     start: expressApp(express, 'express5', { strict: false, prefix: '' }),
   },
   {
     name: 'Express 5 (strict, caseSensitive)',
+    reads: { letterCase: false, trailingSlash: false },
     prefix: '',
     start: expressApp(express, 'express5', { strict: true, prefix: '' }),
   },
   {
     name: 'Express 4 (default)',
+    reads: { letterCase: true, trailingSlash: true },
     prefix: '',
     start: expressApp(express4, 'express4', { strict: false, prefix: '' }),
   },
   {
     name: 'Express 4 (strict, caseSensitive)',
+    reads: { letterCase: false, trailingSlash: false },
     prefix: '',
     start: expressApp(express4, 'express4', { strict: true, prefix: '' }),
   },
   {
     name: 'Fastify 5 (default)',
+    reads: { letterCase: false, trailingSlash: false },
     prefix: '',
     start: (r, g, ran) => fastifyApp(r, g, ran, { loose: false, prefix: '' }),
   },
   {
     name: 'Fastify 5 (caseSensitive false, ignoreTrailingSlash, ignoreDuplicateSlashes)',
+    reads: { letterCase: true, trailingSlash: true },
     prefix: '',
     start: (r, g, ran) => fastifyApp(r, g, ran, { loose: true, prefix: '' }),
   },
-  { name: 'Hono (default)', prefix: '', start: honoApp(true, '') },
-  { name: 'Hono (strict: false)', prefix: '', start: honoApp(false, '') },
-  { name: 'node:http (a lenient router of its own)', prefix: '', start: nodeApp('') },
+  {
+    name: 'Hono (default)',
+    reads: { letterCase: false, trailingSlash: false },
+    prefix: '',
+    start: honoApp(true, ''),
+  },
+  {
+    name: 'Hono (strict: false)',
+    reads: { letterCase: false, trailingSlash: true },
+    prefix: '',
+    start: honoApp(false, ''),
+  },
+  {
+    name: 'node:http (a lenient router of its own)',
+    reads: { letterCase: true, trailingSlash: true },
+    prefix: '',
+    start: nodeApp(''),
+  },
   {
     name: "Express 5 under app.use('/api')",
+    reads: { letterCase: true, trailingSlash: true },
     prefix: '/api',
     start: expressApp(express, 'express5', { strict: false, prefix: '/api' }),
   },
   {
     name: "Fastify 5 (loose) with routes under prefix '/api', basePath '/api'",
+    reads: { letterCase: true, trailingSlash: true },
     prefix: '/api',
     start: (r, g, ran) => fastifyApp(r, g, ran, { loose: true, prefix: '/api' }),
   },
   {
     name: "Hono (strict: false) with app.route('/api'), basePath '/api'",
+    reads: { letterCase: false, trailingSlash: true },
     prefix: '/api',
     start: honoApp(false, '/api'),
   },
-  { name: "node:http with basePath '/api'", prefix: '/api', start: nodeApp('/api') },
+  {
+    name: "node:http with basePath '/api'",
+    reads: { letterCase: true, trailingSlash: true },
+    prefix: '/api',
+    start: nodeApp('/api'),
+  },
 ];
 
 /** Starts one setup on 127.0.0.1, port 0. */

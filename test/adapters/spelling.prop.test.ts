@@ -16,6 +16,7 @@ import { fcRuns } from '../setup.js';
 import {
   type ProbeServer,
   SETUPS,
+  type ServerSetup,
   startProbeServer,
   type TableRoute,
   tableRoute,
@@ -221,6 +222,39 @@ describe('no spelling of a table endpoint reaches a handler without the gate all
     }
     return problems;
   };
+
+  // The servers really run in the settings they are named after: the same odd spelling reaches
+  // the handler (allowed by the gate as that endpoint) exactly on the routers that read it so.
+  it('reaches handlers under odd spellings exactly where the router settings say', async () => {
+    const route = tableRoute('GET /repos/{owner}/{repo}/issues/{issue_number}/events');
+    const admin = CALLERS[2];
+    const reached = async (prefix: string, path: string) => {
+      const names: string[] = [];
+      for (const server of servers) {
+        const full = (server.prefix === '' ? '' : prefix) + path;
+        const { id } = await send(server, 'GET', full, 'pass', admin);
+        expect(violation({ server, route, path: full, mode: 'pass', id })).toBeNull();
+        if (server.probe.ran.get(id) === route.key) names.push(server.name);
+      }
+      return names;
+    };
+    const named = (setups: readonly ServerSetup[]) => setups.map((setup) => setup.name);
+    expect(await reached('/API', '/REPOS/acme/app/Issues/42/EVENTS')).toEqual(
+      named(SETUPS.filter((setup) => setup.reads.letterCase)),
+    );
+    expect(await reached('/api', '/repos/acme/app/issues/42/events/')).toEqual(
+      named(SETUPS.filter((setup) => setup.reads.trailingSlash)),
+    );
+    // Fastify by default reads `issues/events/` as `issues/events/{event_id}` with an empty id,
+    // the others as `issues/events`: the gate refuses it everywhere, so no handler runs.
+    const events = tableRoute('GET /repos/{owner}/{repo}/issues/events');
+    for (const server of servers) {
+      const path = `${server.prefix}/repos/acme/app/issues/events/`;
+      const { id, status } = await send(server, 'GET', path, 'pass', admin);
+      expect(violation({ server, route: events, path, mode: 'pass', id })).toBeNull();
+      expect([server.name, status, server.probe.ran.has(id)]).toEqual([server.name, 400, false]);
+    }
+  });
 
   it('holds for every endpoint, one spelling each, on every server', async () => {
     const jobs = servers.flatMap((server) =>

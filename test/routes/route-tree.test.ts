@@ -402,6 +402,16 @@ describe('matchRoute: bad paths', () => {
     expectBadPath('GET', '/repos/octo//app/contents/../x', '..');
   });
 
+  it('refuses an empty segment that routers reading it as an empty parameter route elsewhere', () => {
+    // find-my-way runs `/repos/{owner}/{repo}/issues/{issue_number}` for `.../issues/` (an empty
+    // issue_number), Express and Hono `/repos/{owner}/{repo}/issues`: no single answer is right.
+    expectBadPath('GET', '/repos/octo/app/issues/', '/repos/octo/app/issues/');
+    expectBadPath('GET', '/repos/octo/app/issues/?x=1', '/repos/octo/app/issues/');
+    expect(match('POST', '/repos/octo/app/issues/')).toEqual(
+      matched('POST', '/repos/{owner}/{repo}/issues', { owner: 'octo', repo: 'app' }),
+    );
+  });
+
   it('answers bad_path for backslashes, raw or encoded', () => {
     expectBadPath('GET', '/repos/octo/app/contents/a\\b', 'a\\b');
     expectBadPath('GET', '/repos/octo/app/contents/a%5Cb', 'a%5Cb');
