@@ -115,8 +115,15 @@ export function matchRoute(tree: RouteTree, method: string, target: string): Rou
     const to = bounds[i + 1]! - 1;
     let next = findEdge(state.edges, target, from, to);
     if (next === undefined) {
-      // A listed segment in other letter case: the careful path decides (or refuses) it.
-      if (findEdgeFolded(state.edges, target, from, to) !== undefined)
+      // A listed segment in other letter case: the careful path decides (or refuses) it. Only
+      // statics of the segment's length can be one, so most parameter values cost two reads.
+      const edges = state.edges;
+      const length = to - from;
+      if (
+        length <= edges.maxLength &&
+        edges.byLength[length] !== edges.byLength[length + 1] &&
+        findEdgeFolded(edges, target, from, to) !== undefined
+      )
         return matchCarefully(compiled, method, target);
       if (state.other === null) return NO_MATCH;
       next = state.other;
