@@ -6,9 +6,9 @@ import {
   type GateAnswer,
   type GateOptions,
   type RequestFacts,
-  type Settle,
   TollgateError,
 } from '../index.js';
+import { SlotWatch } from './socket-watch.js';
 
 function factsOf(request: FastifyRequest): RequestFacts {
   return {
@@ -52,7 +52,9 @@ const joinPaths = (first: string, second: string): string =>
  * The plugin: `app.register(tollgatePlugin, options)`. It does not encapsulate (fastify-plugin's
  * convention, without the dependency), so its hooks cover every route of the instance it is
  * registered on. Refusals are answered in `onRequest`; allowed requests get the gate's headers
- * and are settled in `onResponse`, or freed in `onRequestAbort`. Under a prefix
+ * and are settled in `onResponse`, or freed in `onRequestAbort` or when their connection closes
+ * (a pipelined request waiting its turn included). A gate failure goes to `onError` first, then to
+ * Fastify's error handler (`setErrorHandler`, or Fastify's default 500, logged). Under a prefix
  * (`register(tollgatePlugin, { prefix: '/api', ... })`, or registered inside a prefixed context)
  * the API is taken to live there: the prefix starts the gate's `basePath`.
  * @example
@@ -66,43 +68,50 @@ export async function tollgatePlugin(
   options: (GateOptions & { readonly prefix?: string }) | Gate,
 ): Promise<void> {
   const gate = gateUnder(app.prefix, options);
-  const settles = new WeakMap<FastifyRequest, Settle>();
+  const watches = new WeakMap<FastifyRequest, SlotWatch>();
   // Callback style, so a synchronous gate (memory store, synchronous lookup) costs no promise.
   app.addHook('onRequest', (request, reply, done) => {
+    const facts = factsOf(request);
     const proceed = (answer: GateAnswer): void => {
       if (answer.action === 'respond') {
         reply.code(answer.status).headers(answer.headers).send(answer.body);
         return;
       }
-      // The client went away while the gate was deciding: nothing to serve, the slot is freed.
-      if (request.raw.destroyed || reply.raw.destroyed) {
-        void answer.settle.abort();
-        return;
+      const { settle } = answer;
+      if (settle !== null) {
+        // The client went away while the gate was deciding: nothing to serve, the slot is freed.
+        if (request.raw.socket.destroyed || reply.raw.destroyed) {
+          void settle.abort();
+          return;
+        }
+        watches.set(request, new SlotWatch(settle, request.raw.socket));
       }
       reply.headers(answer.headers);
-      settles.set(request, answer.settle);
       done();
     };
-    // A gate failure answers 500 itself: the request never reaches a route unchecked.
-    const failed = () => void reply.code(500).send({ message: 'Internal Server Error' });
+    // A gate failure never lets the request reach a route unchecked: Fastify's error path answers.
+    const failed = (error: unknown): void => {
+      gate.reportError(error, facts);
+      done(error instanceof Error ? error : new Error(String(error)));
+    };
     let answer: GateAnswer | Promise<GateAnswer>;
     try {
-      answer = gate.check(factsOf(request));
-    } catch {
-      failed();
+      answer = gate.check(facts);
+    } catch (error) {
+      failed(error);
       return;
     }
     if (answer instanceof Promise) answer.then(proceed, failed);
     else proceed(answer);
   });
-  const settled = (result: void | Promise<void> | undefined, done: (error?: Error) => void): void => {
-    if (result instanceof Promise) result.then(() => done(), done);
-    else done();
-  };
-  app.addHook('onResponse', (request, reply, done) =>
-    settled(settles.get(request)?.finish(reply.statusCode), done),
-  );
-  app.addHook('onRequestAbort', (request, done) => settled(settles.get(request)?.abort(), done));
+  app.addHook('onResponse', (request, reply, done) => {
+    watches.get(request)?.finish(reply.statusCode);
+    done();
+  });
+  app.addHook('onRequestAbort', (request, done) => {
+    watches.get(request)?.abort();
+    done();
+  });
 }
 
 // fastify-plugin's markers: no encapsulation, a name, the Fastify major it was written for.

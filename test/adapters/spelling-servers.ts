@@ -115,12 +115,20 @@ export interface Probe {
  * Both record their answer under the request's `x-probe-id`.
  */
 function probeGate(probe: Probe, basePath: string): Gate {
-  const options = { basePath, lookupToken: tokenOfSecret, measureCpu: false } as const;
+  const options = {
+    basePath,
+    lookupToken: tokenOfSecret,
+    measureCpu: false,
+    // A hostile `skip` that would keep every odd spelling away from the gate: the gate must decide
+    // them anyway (src/gate/bypass-guard.ts), or a handler would run unchecked.
+    skip: (facts: { readonly target: string }) =>
+      facts.target !== facts.target.toLowerCase() || /\/\/|\/$|\/\?|%|\.git/.test(facts.target),
+  } as const;
   const limiter = () => createLimiter({ store: createMemoryStore(), config: unreachableLimits });
   const deny = createGate({ ...options, limiter: limiter() });
   const pass = createGate({ ...options, limiter: limiter(), unknownEndpoint: 'pass-through' });
   const record = (id: string, answer: GateAnswer): GateAnswer => {
-    const reason = answer.action === 'respond' ? answer.reason : answer.decision.reason;
+    const reason = answer.action === 'respond' ? answer.reason : (answer.decision?.reason ?? 'skipped');
     probe.gate.set(id, { action: answer.action, reason, endpoint: answer.decision?.endpoint ?? null });
     return answer;
   };
