@@ -191,10 +191,7 @@ describe.each(Object.entries(MOUNTS))('the gate under /api: %s', (_name, mount) 
       status: '404',
       documentation_url: expect.any(String),
     });
-    const spelled = await get(
-      `${url}/api/Repos/octo/app/issues/events/`,
-      'fine-grained:nobody:contents=read',
-    );
+    const spelled = await get(`${url}/api/Repos/octo/app/issues/events`, 'fine-grained:nobody:contents=read');
     // Decided as the endpoint by the gate (403), or not routed at all by a case-sensitive router
     // (Fastify routes a prefixed context's hooks only for paths that reach the context).
     expect([403, 404]).toContain(spelled.status);
