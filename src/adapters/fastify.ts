@@ -1,9 +1,22 @@
 /** tollgate/fastify: the gate as a Fastify plugin (onRequest, onResponse, onRequestAbort hooks). */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createGate, type Gate, type GateAnswer, type GateOptions, type RequestFacts } from '../index.js';
+import {
+  createGate,
+  type Gate,
+  type GateAnswer,
+  type GateOptions,
+  type RequestFacts,
+  TollgateError,
+} from '../index.js';
 import { SlotWatch } from './socket-watch.js';
 
+/**
+ * The request's facts. The peer is Fastify's `request.ip`: the socket's address, or when the
+ * instance trusts proxies (Fastify's own `trustProxy`) the client's as Fastify reads it. Leave the
+ * gate's `trustProxy` unset then, or the hops count twice.
+ */
 function factsOf(request: FastifyRequest): RequestFacts {
+  const remoteAddress = request.ip ?? request.socket.remoteAddress;
   return {
     method: request.method,
     target: request.raw.url ?? request.url,
@@ -11,9 +24,35 @@ function factsOf(request: FastifyRequest): RequestFacts {
       const value = request.headers[name];
       return Array.isArray(value) ? value.join(', ') : value;
     },
-    ...(request.socket.remoteAddress === undefined ? {} : { remoteAddress: request.socket.remoteAddress }),
+    ...(remoteAddress === undefined ? {} : { remoteAddress }),
   };
 }
+
+// Fastify's prefixes: the one of the context the plugin is registered in (`app.prefix`; the
+// plugin does not encapsulate, so that is the caller's) and `register(..., { prefix })`. Neither
+// changes the URL a hook sees, so the gate's basePath starts with them.
+function gateUnder(
+  contextPrefix: string,
+  options: (GateOptions & { readonly prefix?: string }) | Gate,
+): Gate {
+  const prefix = joinPaths(contextPrefix, 'prefix' in options ? (options.prefix ?? '') : '');
+  if ('check' in options) {
+    if (prefix === '') return options;
+    throw new TollgateError(
+      'TOLLGATE_INVALID_OPTION',
+      `tollgate/fastify: a ready-made gate registered under the prefix \`${prefix}\`; register the gate's options instead, or create it with \`basePath: '${prefix}'\` outside any prefix`,
+    );
+  }
+  const { prefix: _registered, ...gateOptions } = options;
+  const given: unknown = gateOptions.basePath ?? '';
+  // A basePath that is not a path is left for createGate to refuse, by its own name.
+  if (prefix === '' || typeof given !== 'string' || (given !== '' && !given.startsWith('/')))
+    return createGate(gateOptions);
+  return createGate({ ...gateOptions, basePath: joinPaths(prefix, given) });
+}
+
+const joinPaths = (first: string, second: string): string =>
+  (first.endsWith('/') ? first.slice(0, -1) : first) + second;
 
 /**
  * The plugin: `app.register(tollgatePlugin, options)`. It does not encapsulate (fastify-plugin's
@@ -21,15 +60,20 @@ function factsOf(request: FastifyRequest): RequestFacts {
  * registered on. Refusals are answered in `onRequest`; allowed requests get the gate's headers
  * and are settled in `onResponse`, or freed in `onRequestAbort` or when their connection closes
  * (a pipelined request waiting its turn included). A gate failure goes to `onError` first, then to
- * Fastify's error handler (`setErrorHandler`, or Fastify's default 500, logged).
+ * Fastify's error handler (`setErrorHandler`, or Fastify's default 500, logged). Under a prefix
+ * (`register(tollgatePlugin, { prefix: '/api', ... })`, or registered inside a prefixed context)
+ * the API is taken to live there: the prefix starts the gate's `basePath`.
  * @example
  * import Fastify from 'fastify';
  * import { tollgatePlugin } from 'tollgate/fastify';
  * const app = Fastify();
  * await app.register(tollgatePlugin, { lookupToken: () => null });
  */
-export async function tollgatePlugin(app: FastifyInstance, options: GateOptions | Gate): Promise<void> {
-  const gate = 'check' in options ? options : createGate(options);
+export async function tollgatePlugin(
+  app: FastifyInstance,
+  options: (GateOptions & { readonly prefix?: string }) | Gate,
+): Promise<void> {
+  const gate = gateUnder(app.prefix, options);
   const watches = new WeakMap<FastifyRequest, SlotWatch>();
   // Callback style, so a synchronous gate (memory store, synchronous lookup) costs no promise.
   app.addHook('onRequest', (request, reply, done) => {

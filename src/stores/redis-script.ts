@@ -1,6 +1,7 @@
 /** The limits transition as one Lua script: what `stepInto` and the memory store's ticket ledger do, inside Redis. */
 import type { LimitsConfig } from '../limits/index.js';
 import { logsLua } from './redis-log-script.js';
+import { LUA_FUNCTIONS } from './redis-script-functions.js';
 
 /** Rules in the order the script names them (its denial answers carry the 1-based index). */
 export const SCRIPT_RULES = [
@@ -23,8 +24,9 @@ export const SCRIPT_RESOURCES = ['core', 'search', 'graphql', 'lfs'] as const;
  * grow, from the admission's time times 1,024, so none is handed out twice), its held tickets (a
  * sorted set of ticket ids scored by lease end) and its six sliding logs (LOG_RULES order; a key
  * only while its log is longer than one entry: see redis-log-script.ts), all hash-tagged by the
- * identity so a Cluster keeps them in one slot. ARGV[1] is `a` (admit), `c` (complete) or `r` (release);
- * ARGV[2] the clock reading in ms, or empty for the server's own `TIME`. Every number is an
+ * identity so a Cluster keeps them in one slot. ARGV[1] is `a` (admit), `c` (complete), `r` (release)
+ * or `z` (reset); ARGV[2] the clock reading in ms, or empty for the server's own `TIME`; an
+ * admission's ARGV[9] its deadline on the server's clock, or empty. Every number is an
  * integer below 2^53 and every operation the one `stepInto` does, in the same IEEE doubles, so
  * the answers are the memory store's (a differential test holds them to it).
  * @example
@@ -40,7 +42,10 @@ export function limitsScript(config: LimitsConfig): string {
     primary.resources.graphql.windowMs,
     primary.resources.lfs.windowMs,
   ];
-  return `-- tollgate limits (generated from a LimitsConfig; see src/stores/redis-script.ts)
+  // The shebang makes Redis 7 (and Valkey) refuse the whole script with OOM once `maxmemory` is
+  // reached (no `allow-oom` flag): a full Redis is a store failure, never a partial write.
+  return `#!lua
+-- tollgate limits (generated from a LimitsConfig; see src/stores/redis-script.ts)
 local WINDOWS = { ${windows.join(', ')} }
 local CONCURRENCY = ${secondary.concurrency.limit}
 local LEASE_MS = ${secondary.concurrency.leaseMs}
@@ -58,37 +63,7 @@ local SKEW = 1000
 local CONCURRENCY_RETRY_MS = 1000
 local s
 ${logsLua(config)}
-local function effective(now, at)
-  if not (now >= 0) or now == math.huge then return at end
-  local reading = math.floor(now)
-  if reading >= at or at - reading <= SKEW then return math.max(reading, at) end
-  return reading
-end
-local function window_end(t, w) return math.ceil((t + w) / 1000) * 1000 end
-local function is_open(reset, t, w) return reset > t and reset <= window_end(t, w) end
-local function window_used(reset, used, t, w) if is_open(reset, t, w) then return used end return 0 end
-local function current_reset(reset, t, w) if is_open(reset, t, w) then return reset end return window_end(t, w) end
-local function refill(spent, cap, elapsed)
-  if elapsed <= 0 then return spent end
-  local r = cap * elapsed
-  if r >= spent then return 0 end
-  return spent - r
-end
-local function bucket_wait(spent, cost, cap, w)
-  local excess = spent + cost * w - cap * w
-  if excess <= 0 then return 0 end
-  return math.ceil(excess / cap)
-end
-local function refilled_at(at, spent, cap) if spent > 0 then return at + math.ceil(spent / cap) end return 0 end
-local function expires_at(s, logs)
-  local latest = math.max(s[9], s[11], s[13], s[15], logs_expire(logs))
-  if not LOG_USES[1] then latest = math.max(latest, refilled_at(s[1], s[3], REST)) end
-  if not LOG_USES[2] then latest = math.max(latest, refilled_at(s[1], s[4], GQL)) end
-  if not LOG_USES[5] then latest = math.max(latest, refilled_at(s[1], s[7], PER_MINUTE)) end
-  if not LOG_USES[6] then latest = math.max(latest, refilled_at(s[1], s[8], PER_HOUR)) end
-  if s[2] > 0 then latest = math.max(latest, s[1] + LEASE_MS) end
-  return latest
-end
+${LUA_FUNCTIONS}
 
 local state_key, tickets_key = KEYS[1], KEYS[2]
 local op = ARGV[1]
@@ -130,6 +105,23 @@ local function load_logs()
   return logs
 end
 
+-- Reset (\`limiter.reset\`): nothing spent, no ticket held, no log kept. The ticket counter stays,
+-- for the lease of the tickets handed out before, so none of their ids is handed out again.
+if op == 'z' then
+  local counter = s[17]
+  for i = 1, #s do s[i] = 0 end
+  s[1] = t
+  s[17] = counter
+  redis.call('DEL', tickets_key, KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8])
+  redis.call('SET', state_key, cmsgpack.pack(unpack(s)), 'PX', LEASE_MS + SKEW)
+  return { 1 }
+end
+-- An admission the caller stopped waiting for (ARGV[9], a time of the server's clock) charges
+-- nothing: it was answered by the failure mode already (the store's \`timeoutMs\`).
+if op == 'a' and ARGV[9] ~= '' then
+  local time = redis.call('TIME')
+  if tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) > tonumber(ARGV[9]) then return { 2 } end
+end
 if op == 'a' then
   local limit, cost = tonumber(ARGV[4]), tonumber(ARGV[5])
   local content, graphql, counts = ARGV[6] == '1', ARGV[7] == '1', ARGV[8] == '1'

@@ -121,8 +121,9 @@ class Settle implements fc.AsyncCommand<Model, Real> {
   async run(_m: Model, r: Real): Promise<void> {
     if (r.tickets.length === 0) return;
     const [memoryTicket, redisTicket] = r.tickets[this.pick % r.tickets.length]!;
-    // A JSON copy is a plain object: the store must judge it by what it holds, not by the object.
-    const mine = this.copy ? JSON.parse(JSON.stringify(memoryTicket)) : memoryTicket;
+    // A Redis ticket is data another instance may settle: a JSON copy of it stands for the ticket,
+    // as the memory store's own object does (a copy of that one settles nothing: a handle).
+    const mine = memoryTicket;
     const theirs = this.copy ? JSON.parse(JSON.stringify(redisTicket)) : redisTicket;
     const event = (ticket: Ticket) =>
       this.how === 'complete'

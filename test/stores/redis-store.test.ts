@@ -11,8 +11,15 @@ describe.runIf(runRedisTests)('the Redis store', () => {
   // Each store its own key prefix: a fresh store, as the contract expects, on one server.
   limitsStoreContract(
     'the Redis store',
-    () => createRedisStore({ client: redis.client, prefix: `contract${stores++}:`, useCallerClock: true }),
+    () =>
+      createRedisStore({
+        client: redis.client,
+        prefix: `contract${stores++}:`,
+        useCallerClock: true,
+        timeoutMs: 2_000,
+      }),
     config,
+    (store, key) => redis.client.exists(...store.keysOf(key).slice(2)),
   );
 
   it('keeps one identity in one hash slot: every key tagged with the identity', () => {
@@ -26,7 +33,7 @@ describe.runIf(runRedisTests)('the Redis store', () => {
 
   it('leaves no key behind once every window has ended (DBSIZE)', async () => {
     const dbsize = () => redis.client.dbsize();
-    const store = createRedisStore({ client: redis.client, prefix: 'expiry:' });
+    const store = createRedisStore({ client: redis.client, prefix: 'expiry:', timeoutMs: 2_000 });
     await redis.client.flushall();
     // The server's own clock: a REST read, completed at once, leaves its point in the points log
     // for one points window and a core window of an hour. With windows of one second, nothing
@@ -48,7 +55,12 @@ describe.runIf(runRedisTests)('the Redis store', () => {
   });
 
   it('never hands out a ticket id twice, even for many admissions in one millisecond', async () => {
-    const store = createRedisStore({ client: redis.client, prefix: 'ids:', useCallerClock: true });
+    const store = createRedisStore({
+      client: redis.client,
+      prefix: 'ids:',
+      useCallerClock: true,
+      timeoutMs: 2_000,
+    });
     const ids = new Set<number>();
     for (let i = 0; i < 1_100; i++) {
       const verdict = await store.apply(admitEvent({ key: 'user:busy', limit: 1e9, cost: 0 }), T0, config);
@@ -59,7 +71,12 @@ describe.runIf(runRedisTests)('the Redis store', () => {
   });
 
   it('reloads its script transparently after SCRIPT FLUSH (NOSCRIPT)', async () => {
-    const store = createRedisStore({ client: redis.client, prefix: 'reload:', useCallerClock: true });
+    const store = createRedisStore({
+      client: redis.client,
+      prefix: 'reload:',
+      useCallerClock: true,
+      timeoutMs: 2_000,
+    });
     expect((await store.apply(admitEvent(), T0, config)).allowed).toBe(true);
     await redis.client.script('FLUSH');
     expect((await store.apply(admitEvent(), T0, config)).used).toBe(2);
