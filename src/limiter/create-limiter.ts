@@ -1,11 +1,12 @@
 /** The limiter the middleware and the simulator share: `admit` and `complete` over a store. */
 import { TollgateError } from '../core/errors.js';
-import type { LimitsStore, SyncLimitsStore, Verdict } from '../limits/index.js';
+import type { LimitsConfig, LimitsStore, SyncLimitsStore, Verdict } from '../limits/index.js';
 import {
   AdmissionTicket,
   type AdmitEvent,
   type CompleteEvent,
   defaultLimits,
+  type IdentityState,
   identityOf,
   LIMITS_RESOURCES,
   type LimitsIdentity,
@@ -15,7 +16,7 @@ import {
   withWindowModes,
 } from '../limits/index.js';
 import { createMemoryStore } from '../stores/index.js';
-import type { AdmitRequest, CompleteFacts, Limiter, LimiterOptions } from './limiter.js';
+import type { AdmitRequest, CompleteFacts, IdentitySnapshot, Limiter, LimiterOptions } from './limiter.js';
 
 /**
  * Where the store last kept an identity, cached on the identities `identify` returns (a
@@ -38,6 +39,13 @@ function remember(identity: HintedIdentity, hint: number, verdict: Verdict): Ver
  * the ticket object, invisible to JSON: a serialized copy (a ticket sent to another server) is a
  * new object that can settle once more, so settle each request through one copy only.
  */
+
+/** The config with anonymous IPv6 callers grouped by `prefix` bits (1 to 128). */
+function withIpv6Prefix(config: LimitsConfig, prefix: number): LimitsConfig {
+  if (!Number.isInteger(prefix) || prefix < 1 || prefix > 128)
+    throw invalid(`\`ipv6Prefix\` must be an integer from 1 to 128, got \`${String(prefix)}\``);
+  return { ...config, identity: { ...config.identity, ipv6Prefix: prefix } };
+}
 
 function invalid(message: string): TollgateError {
   return new TollgateError('TOLLGATE_INVALID_OPTION', `limiter: ${message}`);
@@ -69,7 +77,8 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
   options: LimiterOptions<S> = {},
 ): Limiter<S> {
   const base = options.config ?? defaultLimits();
-  const config = options.windowModes === undefined ? base : withWindowModes(base, options.windowModes);
+  const moded = options.windowModes === undefined ? base : withWindowModes(base, options.windowModes);
+  const config = options.ipv6Prefix === undefined ? moded : withIpv6Prefix(moded, options.ipv6Prefix);
   const store = (options.store ?? createMemoryStore()) as S;
   const clock = options.clock ?? Date.now;
   const scratch: { -readonly [K in keyof AdmitEvent]: AdmitEvent[K] } = {
@@ -181,9 +190,31 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
       : rateLimitBody(state, now, identity.limits, config);
   };
 
+  const inspect = (identity: LimitsIdentity) => {
+    const now = clock();
+    const snapshot = (state: IdentityState | undefined): IdentitySnapshot => ({
+      key: identity.key,
+      state,
+      status: rateLimitBody(state, now, identity.limits, config),
+    });
+    const state = store.read(identity.key);
+    return state instanceof Promise ? state.then(snapshot) : snapshot(state);
+  };
+
+  const reset = (identity: LimitsIdentity) => {
+    if (typeof store.reset !== 'function')
+      throw invalid('the store has no `reset(key)`: give it one to reset identities');
+    return store.reset(identity.key);
+  };
+
   return {
     config,
     store,
+    inspect: inspect as Limiter<S>['inspect'],
+    reset: reset as Limiter<S>['reset'],
+    close: async () => {
+      await store.close?.();
+    },
     identify: (token) => {
       const identity = identityOf(token, config);
       Object.defineProperty(identity, ROW_HINT, { value: -1, writable: true, enumerable: false });

@@ -1,7 +1,7 @@
 /** The embedded store: every identity's state in one Float64Array, bounded in size. */
 // Hot path: one apply per admission and per completion; bench/limits.mjs guards its speed.
 import { TollgateError } from '../core/errors.js';
-import type { IdentityState, LimitsConfig, SyncLimitsStore, Verdict } from '../limits/index.js';
+import type { IdentityState, LimitsConfig, SyncLimitsStore, Ticket, Verdict } from '../limits/index.js';
 import {
   createRowTicketLedger,
   effectiveTime,
@@ -46,7 +46,11 @@ export interface MemoryStore extends SyncLimitsStore {
   readonly evictions: number;
   /** Drops every identity whose state has expired at `now`; returns how many. */
   sweep(now: number, config: LimitsConfig): number;
+  /** Forgets one identity: fresh limits, and its tickets in flight settle nothing. */
+  reset(key: string): void;
   clear(): void;
+  /** Nothing to flush: every answer was given when it was asked for. Here for the store contract. */
+  close(): void;
 }
 
 /**
@@ -95,6 +99,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   };
   /** The tickets each identity has in flight: only identities with requests in flight cost anything here. */
   const tickets = createRowTicketLedger();
+  /**
+   * The ticket objects this store handed out and has not seen settled: a ticket is a handle, so a
+   * copy, a JSON round trip or a guessed `{ id: 1 }` is not in here and settles nothing.
+   */
+  const issued = new WeakSet<Ticket>();
   let nextRow = 0;
   let hand = 0;
   let calls = 0;
@@ -176,7 +185,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       if (event.kind !== 'admit') {
         // A ticket is a claim on a slot this store holds: a copy, a forgery, or one settled or
         // expired already changes nothing.
-        if (row === undefined || !tickets.claim(row, event.ticket.id, t))
+        if (row === undefined || !issued.delete(event.ticket) || !tickets.claim(row, event.ticket.id, t))
           return unheldVerdict(src, offset, event.ticket, now, config);
         used[row] = 1;
         return stepInto(slab, offset, event, now, config, slab, offset, row);
@@ -201,7 +210,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
           strict,
           row * STRICT_WIDTH,
         );
-        if (verdict.allowed) tickets.hold(row, id, leaseEnd);
+        if (verdict.allowed) {
+          tickets.hold(row, id, leaseEnd);
+          issued.add(verdict.ticket!);
+        }
         return verdict;
       }
       const strict = strictRows(config);
@@ -220,6 +232,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       rows.set(key, fresh);
       keys[fresh] = key;
       tickets.hold(fresh, id, leaseEnd);
+      issued.add(verdict.ticket!);
       return verdict;
     },
     read(key: string): IdentityState | undefined {
@@ -236,6 +249,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       }
       return dropped;
     },
+    reset(key: string): void {
+      const row = rows.get(key);
+      if (row !== undefined) drop(row);
+    },
+    close(): void {},
     clear(): void {
       tickets.clear();
       rows.clear();
