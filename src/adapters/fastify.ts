@@ -21,6 +21,22 @@ function factsOf(request: FastifyRequest): RequestFacts {
   };
 }
 
+/** A gate already made (reused by several adapters) rather than its options: anything with a `check` method. */
+const isGate = (options: GateOptions | Gate): options is Gate =>
+  typeof (options as Partial<Gate> | null)?.check === 'function';
+
+/** The gate's options without those Fastify itself reads from `register` (and passes on to the plugin). */
+function gateOptionsOf(options: GateOptions): GateOptions {
+  if (typeof options !== 'object' || options === null) return options;
+  const {
+    prefix: _prefix,
+    logLevel: _logLevel,
+    logSerializers: _logSerializers,
+    ...gateOptions
+  } = options as GateOptions & Record<'prefix' | 'logLevel' | 'logSerializers', unknown>;
+  return gateOptions;
+}
+
 /**
  * The plugin: `app.register(tollgatePlugin, options)`. It does not encapsulate (fastify-plugin's
  * convention, without the dependency), so its hooks cover every route of the instance it is
@@ -33,7 +49,7 @@ function factsOf(request: FastifyRequest): RequestFacts {
  * await app.register(tollgatePlugin, { lookupToken: () => null });
  */
 export async function tollgatePlugin(app: FastifyInstance, options: GateOptions | Gate): Promise<void> {
-  const gate = 'check' in options ? options : createGate(options);
+  const gate = isGate(options) ? options : createGate(gateOptionsOf(options));
   const settles = new WeakMap<FastifyRequest, Settle>();
   // Callback style, so a synchronous gate (memory store, synchronous lookup) costs no promise.
   app.addHook('onRequest', (request, reply, done) => {

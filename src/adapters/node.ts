@@ -29,6 +29,10 @@ function fail(res: ServerResponse): void {
   }
 }
 
+/** A gate already made (reused by several adapters) rather than its options: anything with a `check` method. */
+const isGate = (options: GateOptions | Gate): options is Gate =>
+  typeof (options as Partial<Gate> | null)?.check === 'function';
+
 /**
  * Middleware that runs the gate before the rest of the server: answers refusals itself, adds the
  * gate's headers to everything the handler answers, and settles the request's slot when the
@@ -42,7 +46,7 @@ function fail(res: ServerResponse): void {
 export function tollgate(
   options: GateOptions | Gate,
 ): (req: IncomingMessage, res: ServerResponse, next: Next) => void | Promise<void> {
-  const gate = 'check' in options ? options : createGate(options);
+  const gate = isGate(options) ? options : createGate(options);
   // Synchronous while the gate is (a memory store and a synchronous lookup): no microtask per request.
   const proceed = (answer: GateAnswer, res: ServerResponse, next: Next): void | Promise<void> => {
     if (answer.action === 'respond') {

@@ -1,4 +1,5 @@
 /** The gate: one server-independent function that runs every check of a request in the service's order. */
+import { checkOptions } from '../core/check-options.js';
 import { TollgateError } from '../core/errors.js';
 import type { Token } from '../core/token.js';
 import { type AdmitRequest, createLimiter, type Limiter } from '../limiter/index.js';
@@ -21,6 +22,7 @@ import {
 } from '../policy/index.js';
 import { type CpuMark, createCpuShare, processCpuClock } from './cpu-share.js';
 import type { GateAnswer, RespondAnswer, Settle } from './gate-answer.js';
+import { GATE_OPTIONS } from './gate-options-spec.js';
 import { after, type MaybePromise } from './maybe-async.js';
 import type { RequestFacts } from './request-facts.js';
 import { BAD_CREDENTIALS, createTokenResolver, type LookupToken } from './resolve-token.js';
@@ -88,6 +90,7 @@ const POLLED = new Set(['GET /notifications', 'GET /repos/{owner}/{repo}/notific
  * answer.action; // 'respond'
  */
 export function createGate(options: GateOptions): Gate {
+  checkOptions(GATE_OPTIONS, options);
   const policy =
     options.policy ??
     createPolicy(shippedTables(), {

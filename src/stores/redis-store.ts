@@ -1,5 +1,6 @@
 /** tollgate/redis: the Redis (or Valkey) store, limit state shared by many server instances, one script call per event. */
 import { createHash } from 'node:crypto';
+import { checkOptions } from '../core/check-options.js';
 import { TollgateError } from '../core/errors.js';
 import {
   AdmissionTicket,
@@ -13,6 +14,7 @@ import {
 } from '../limits/index.js';
 import { createMemoryStore } from './memory-store.js';
 import { limitsScript, SCRIPT_RESOURCES, SCRIPT_RULES } from './redis-script.js';
+import { REDIS_STORE_OPTIONS } from './store-options-spec.js';
 
 /** The few ioredis methods the store uses (a `Redis` or a `Cluster` client has them all). */
 export interface RedisClientLike {
@@ -147,6 +149,7 @@ function unpackNumbers(buffer: Buffer): number[] {
  * const limiter = createLimiter({ store: createRedisStore({ client: new Redis('redis://127.0.0.1:6379') }) });
  */
 export function createRedisStore(options: RedisStoreOptions): RedisStore {
+  checkOptions(REDIS_STORE_OPTIONS, options);
   const { client } = options;
   const prefix = options.prefix ?? 'tollgate:';
   const callerClock = options.useCallerClock === true;
