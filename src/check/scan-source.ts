@@ -1,6 +1,7 @@
 /** Calls found in JavaScript and TypeScript, parsed with @babel/parser: Octokit's `request`, `paginate` and REST methods. */
-import { type ParserPlugin, parse } from '@babel/parser';
+import type { ParserPlugin } from '@babel/parser';
 import { closest, type Issue } from '../tables/index.js';
+import { parse } from './babel-parser.js';
 import { type Call, inputError, type Origin } from './call.js';
 import type { OctokitRoute } from './octokit-routes.js';
 
