@@ -184,7 +184,6 @@ describe('the packed tarball', () => {
     );
     // The README's tsconfig for CommonJS projects, as printed, plus what this consumer needs besides.
     const readmeConfig = commonJsTsconfig();
-    expect(readmeConfig.compilerOptions.module).toBe('nodenext');
     writeFileSync(
       join(consumer, 'tsconfig.consumer.json'),
       JSON.stringify({
@@ -267,10 +266,8 @@ describe('the packed tarball', () => {
     expect(lines.map((line) => line.status).sort()).toEqual([200, 200, 401, 403, 404]);
     for (const name of Object.keys(SERVER_SETUPS) as (keyof typeof SERVER_SETUPS)[]) {
       const code = serverSetup(name);
-      // The README block is the whole of the shipped example.
-      expect(
-        readFileSync(join(consumer, 'node_modules', 'tollgate', 'examples', `server-${name}.ts`), 'utf8'),
-      ).toBe(code);
+      const shipped = join(consumer, 'node_modules', 'tollgate', 'examples', `server-${name}.ts`);
+      expect(readFileSync(shipped, 'utf8'), 'the README block is the whole of the example').toBe(code);
       writeFileSync(join(consumer, `server-${name}.mts`), code);
       const server = await startServer(`server-${name}.mts`, consumer);
       try {
