@@ -1,0 +1,289 @@
+// The real-code corpus (test/fixtures/real/<owner>__<repo>/): each project's expectations.yaml,
+// every call site counted by reading the code, loaded strictly and typed for the tests that hold
+// `tollgate check` to it. The format is described in test/fixtures/real/README.md.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+
+/** Where the corpus lives: one folder per project, named `<owner>__<repo>`. */
+export const CORPUS_ROOT = join(import.meta.dirname, '..', 'fixtures', 'real');
+
+/** What a call site is: a REST call, a GraphQL call, or a call nobody could resolve from the code. */
+export type CallKind = 'rest' | 'graphql' | 'unresolvable';
+/** The kinds of project the corpus holds (issue 19, "Done when"). */
+export type ProjectKind = 'javascript-action' | 'typescript-action' | 'probot-app' | 'library' | 'workflows';
+/** The token the code runs with. */
+export type TokenKind = 'workflow' | 'app-installation' | 'classic' | 'fine-grained';
+
+/** One call site, as counted by hand. */
+export interface ExpectedCall {
+  /** Path relative to the project folder. */
+  readonly file: string;
+  /** 1-based line where the call expression starts. */
+  readonly line: number;
+  /** Text that stands on that line (the method path, the route, or `gh api ...`). */
+  readonly match: string;
+  /** A short tag for the call style: `rest`, `no-rest`, `graphql`, `computed`, `gh-api`, ... */
+  readonly style: string;
+  readonly kind: CallKind;
+  /** Every route the call can take (`METHOD /path` with `{param}` names); empty unless `kind` is `rest`. */
+  readonly routes: readonly string[];
+  /** `query`, `mutation`, or `unknown` when the document is not in view; GraphQL calls only. */
+  readonly operation?: 'query' | 'mutation' | 'unknown';
+  /** Why nobody can resolve the call; unresolvable calls only. */
+  readonly reason?: string;
+  /** Line where the route is written when the request is made elsewhere (`endpoint.merge` options). */
+  readonly definedAt?: number;
+  /** Other lines a report may name for this call: a call chained over lines (`this.github⏎.request(`). */
+  readonly alsoAt: readonly number[];
+  /** The token this call runs with, when it is not the project's. */
+  readonly tokenKind?: TokenKind;
+  /** A computed call whose candidates `check` may list as unresolved instead of judging them. */
+  readonly acceptUnresolved: boolean;
+  readonly note?: string;
+}
+
+/** What the authors document as the permissions or scopes the token needs. */
+export interface DocumentedPermission {
+  readonly file: string;
+  readonly quote: string;
+  readonly permissions?: Readonly<Record<string, string>>;
+  readonly scopes?: readonly string[];
+  readonly appliesTo?: string;
+}
+
+/** A call the code makes that the corpus lists but does not count (a `gh` subcommand other than `gh api`). */
+export interface UncountedCall {
+  readonly file: string;
+  readonly lines: readonly number[];
+  readonly text: string;
+  readonly route: string;
+}
+
+/** One project of the corpus. */
+export interface CorpusProject {
+  /** The folder name, `<owner>__<repo>`. */
+  readonly id: string;
+  /** The folder's absolute path. */
+  readonly dir: string;
+  /** `owner/name` of the repository. */
+  readonly project: string;
+  readonly projectKind: ProjectKind;
+  readonly tokenKind: TokenKind;
+  /** `none` when the authors document nothing. */
+  readonly documentedPermissions: readonly DocumentedPermission[] | 'none';
+  readonly calls: readonly ExpectedCall[];
+  readonly notCounted: readonly UncountedCall[];
+  /** The files that hold the counted calls, each once, in order of first appearance. */
+  readonly callFiles: readonly string[];
+}
+
+const PROJECT_KINDS: readonly ProjectKind[] = [
+  'javascript-action',
+  'typescript-action',
+  'probot-app',
+  'library',
+  'workflows',
+];
+const TOKEN_KINDS: readonly TokenKind[] = ['workflow', 'app-installation', 'classic', 'fine-grained'];
+const CALL_KINDS: readonly CallKind[] = ['rest', 'graphql', 'unresolvable'];
+const OPERATIONS = ['query', 'mutation', 'unknown'] as const;
+const ROUTE = /^(GET|POST|PUT|PATCH|DELETE|HEAD) \/[^\s:?]*$/;
+
+const TOP_FIELDS = [
+  'project',
+  'project_kind',
+  'token_kind',
+  'token_note',
+  'documented_permissions',
+  'documented_permissions_note',
+  'calls',
+  'not_counted',
+  'notes',
+];
+const CALL_FIELDS = [
+  'file',
+  'line',
+  'match',
+  'style',
+  'kind',
+  'route',
+  'routes',
+  'operation',
+  'reason',
+  'defined_at',
+  'also_at',
+  'token_kind',
+  'accept_unresolved',
+  'note',
+];
+const DOC_FIELDS = ['file', 'quote', 'permissions', 'scopes', 'applies_to'];
+const UNCOUNTED_FIELDS = ['file', 'lines', 'text', 'route'];
+
+type Fields = Record<string, unknown>;
+
+/** A malformed expectations file: one line naming the file, the place, what is wrong and the choices. */
+function fail(where: string, message: string): never {
+  throw new Error(`corpus: ${where}: ${message}`);
+}
+
+function record(value: unknown, where: string, allowed: readonly string[]): Fields {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(where, 'expected a mapping');
+  for (const key of Object.keys(value)) {
+    if (!allowed.includes(key)) fail(where, `unknown field \`${key}\` (valid: ${allowed.join(', ')})`);
+  }
+  return value as Fields;
+}
+
+function text(fields: Fields, key: string, where: string): string {
+  const value = fields[key];
+  if (typeof value !== 'string' || value.trim() === '') fail(where, `\`${key}\` must be a non-empty string`);
+  return value;
+}
+
+function optionalText(fields: Fields, key: string, where: string): string | undefined {
+  return fields[key] === undefined ? undefined : text(fields, key, where);
+}
+
+function positive(value: unknown, where: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    fail(where, `\`${String(value)}\` is not a 1-based line number`);
+  }
+  return value;
+}
+
+function oneOf<T extends string>(value: unknown, choices: readonly T[], where: string): T {
+  if (!choices.includes(value as T)) fail(where, `\`${String(value)}\` is not one of ${choices.join(', ')}`);
+  return value as T;
+}
+
+function linesOf(value: unknown, where: string): number[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.length === 0) fail(where, 'expected a non-empty list of line numbers');
+  return value.map((line) => positive(line, where));
+}
+
+function routesOf(fields: Fields, where: string): string[] {
+  if (fields.route !== undefined && fields.routes !== undefined)
+    fail(where, 'give `route` or `routes`, not both');
+  const list = fields.routes ?? (fields.route === undefined ? [] : [fields.route]);
+  if (!Array.isArray(list) || list.length === 0) fail(where, 'a rest call needs `route` or `routes`');
+  for (const route of list) {
+    if (typeof route !== 'string' || !ROUTE.test(route)) {
+      fail(where, `\`${String(route)}\` is not \`METHOD /path\` with {param} names`);
+    }
+  }
+  return list as string[];
+}
+
+function callOf(value: unknown, where: string): ExpectedCall {
+  const fields = record(value, where, CALL_FIELDS);
+  const kind = oneOf(fields.kind, CALL_KINDS, `${where}.kind`);
+  const call: ExpectedCall = {
+    file: text(fields, 'file', where),
+    line: positive(fields.line, `${where}.line`),
+    match: text(fields, 'match', where),
+    style: text(fields, 'style', where),
+    kind,
+    routes: kind === 'rest' ? routesOf(fields, where) : [],
+    operation:
+      fields.operation === undefined ? undefined : oneOf(fields.operation, OPERATIONS, `${where}.operation`),
+    reason: optionalText(fields, 'reason', where),
+    definedAt:
+      fields.defined_at === undefined ? undefined : positive(fields.defined_at, `${where}.defined_at`),
+    alsoAt: linesOf(fields.also_at, `${where}.also_at`),
+    tokenKind: fields.token_kind === undefined ? undefined : oneOf(fields.token_kind, TOKEN_KINDS, where),
+    acceptUnresolved: fields.accept_unresolved === true,
+    note: optionalText(fields, 'note', where),
+  };
+  if (kind !== 'rest' && (fields.route !== undefined || fields.routes !== undefined)) {
+    fail(where, `a ${kind} call has no route`);
+  }
+  if (kind === 'graphql' && call.operation === undefined) fail(where, 'a graphql call needs `operation`');
+  if (kind === 'unresolvable' && call.reason === undefined)
+    fail(where, 'an unresolvable call needs `reason`');
+  return call;
+}
+
+function documentedOf(value: unknown, where: string): DocumentedPermission[] | 'none' {
+  if (value === 'none documented') return 'none';
+  if (!Array.isArray(value) || value.length === 0) {
+    fail(where, 'expected a list of {file, quote, ...} or `none documented`');
+  }
+  return value.map((entry, i) => {
+    const at = `${where}[${i}]`;
+    const fields = record(entry, at, DOC_FIELDS);
+    return {
+      file: text(fields, 'file', at),
+      quote: text(fields, 'quote', at),
+      permissions: fields.permissions as Record<string, string> | undefined,
+      scopes: fields.scopes as string[] | undefined,
+      appliesTo: optionalText(fields, 'applies_to', at),
+    };
+  });
+}
+
+function uncountedOf(value: unknown, where: string): UncountedCall[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) fail(where, 'expected a list');
+  return value.map((entry, i) => {
+    const at = `${where}[${i}]`;
+    const fields = record(entry, at, UNCOUNTED_FIELDS);
+    return {
+      file: text(fields, 'file', at),
+      lines:
+        fields.lines === undefined ? fail(at, '`lines` is missing') : linesOf(fields.lines, `${at}.lines`),
+      text: text(fields, 'text', at),
+      route: text(fields, 'route', at),
+    };
+  });
+}
+
+/**
+ * Loads one project folder's expectations.yaml, strictly: an unknown field, a missing route or a
+ * malformed line throws one line naming the file and the place.
+ * @example
+ * import { loadCorpusProject } from '../support/corpus.js';
+ * const stale = loadCorpusProject('probot__stale');
+ * stale.calls.filter((call) => call.kind === 'rest').length; // 10
+ */
+export function loadCorpusProject(id: string, root: string = CORPUS_ROOT): CorpusProject {
+  const dir = join(root, id);
+  const where = `${id}/expectations.yaml`;
+  const path = join(dir, 'expectations.yaml');
+  if (!existsSync(path)) fail(where, 'missing');
+  let document: unknown;
+  try {
+    document = parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    fail(where, `invalid YAML: ${(error as Error).message.split('\n')[0]}`);
+  }
+  const top = record(document, where, TOP_FIELDS);
+  if (!Array.isArray(top.calls) || top.calls.length === 0) fail(where, '`calls` must be a non-empty list');
+  const calls = top.calls.map((call, i) => callOf(call, `${where} calls[${i}]`));
+  return {
+    id,
+    dir,
+    project: text(top, 'project', where),
+    projectKind: oneOf(top.project_kind, PROJECT_KINDS, `${where} project_kind`),
+    tokenKind: oneOf(top.token_kind, TOKEN_KINDS, `${where} token_kind`),
+    documentedPermissions: documentedOf(top.documented_permissions, `${where} documented_permissions`),
+    calls,
+    notCounted: uncountedOf(top.not_counted, `${where} not_counted`),
+    callFiles: [...new Set(calls.map((call) => call.file))],
+  };
+}
+
+/**
+ * Loads every project of the corpus, in folder-name order.
+ * @example
+ * import { loadCorpus } from '../support/corpus.js';
+ * for (const project of loadCorpus()) console.log(project.project, project.calls.length);
+ */
+export function loadCorpus(root: string = CORPUS_ROOT): CorpusProject[] {
+  return readdirSync(root, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort()
+    .map((id) => loadCorpusProject(id, root));
+}
