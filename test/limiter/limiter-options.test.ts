@@ -71,6 +71,11 @@ describe('createLimiter options', () => {
     expect(second.action === 'respond' && second.headers['x-ratelimit-remaining']).toBe('0');
   });
 
+  it('accepts a whole compiled config (a copy of the shipped one) and keeps its numbers', () => {
+    const copy = structuredClone(defaultLimits());
+    expect(createLimiter({ config: copy }).config).toEqual(defaultLimits());
+  });
+
   it('keeps the shipped config object itself when none is given', () => {
     expect(createLimiter().config).toBe(defaultLimits());
   });
