@@ -1,13 +1,7 @@
 /** tollgate/fastify: the gate as a Fastify plugin (onRequest, onResponse, onRequestAbort hooks). */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import {
-  createGate,
-  type Gate,
-  type GateAnswer,
-  type GateOptions,
-  type RequestFacts,
-  type Settle,
-} from '../index.js';
+import { createGate, type Gate, type GateAnswer, type GateOptions, type RequestFacts } from '../index.js';
+import { SlotWatch } from './socket-watch.js';
 
 function factsOf(request: FastifyRequest): RequestFacts {
   return {
@@ -41,7 +35,9 @@ function gateOptionsOf(options: GateOptions): GateOptions {
  * The plugin: `app.register(tollgatePlugin, options)`. It does not encapsulate (fastify-plugin's
  * convention, without the dependency), so its hooks cover every route of the instance it is
  * registered on. Refusals are answered in `onRequest`; allowed requests get the gate's headers
- * and are settled in `onResponse`, or freed in `onRequestAbort`.
+ * and are settled in `onResponse`, or freed in `onRequestAbort` or when their connection closes
+ * (a pipelined request waiting its turn included). A gate failure goes to `onError` first, then to
+ * Fastify's error handler (`setErrorHandler`, or Fastify's default 500, logged).
  * @example
  * import Fastify from 'fastify';
  * import { tollgatePlugin } from 'tollgate/fastify';
@@ -50,43 +46,50 @@ function gateOptionsOf(options: GateOptions): GateOptions {
  */
 export async function tollgatePlugin(app: FastifyInstance, options: GateOptions | Gate): Promise<void> {
   const gate = isGate(options) ? options : createGate(gateOptionsOf(options));
-  const settles = new WeakMap<FastifyRequest, Settle>();
+  const watches = new WeakMap<FastifyRequest, SlotWatch>();
   // Callback style, so a synchronous gate (memory store, synchronous lookup) costs no promise.
   app.addHook('onRequest', (request, reply, done) => {
+    const facts = factsOf(request);
     const proceed = (answer: GateAnswer): void => {
       if (answer.action === 'respond') {
         reply.code(answer.status).headers(answer.headers).send(answer.body);
         return;
       }
-      // The client went away while the gate was deciding: nothing to serve, the slot is freed.
-      if (request.raw.destroyed || reply.raw.destroyed) {
-        void answer.settle.abort();
-        return;
+      const { settle } = answer;
+      if (settle !== null) {
+        // The client went away while the gate was deciding: nothing to serve, the slot is freed.
+        if (request.raw.socket.destroyed || reply.raw.destroyed) {
+          void settle.abort();
+          return;
+        }
+        watches.set(request, new SlotWatch(settle, request.raw.socket));
       }
       reply.headers(answer.headers);
-      settles.set(request, answer.settle);
       done();
     };
-    // A gate failure answers 500 itself: the request never reaches a route unchecked.
-    const failed = () => void reply.code(500).send({ message: 'Internal Server Error' });
+    // A gate failure never lets the request reach a route unchecked: Fastify's error path answers.
+    const failed = (error: unknown): void => {
+      gate.reportError(error, facts);
+      done(error instanceof Error ? error : new Error(String(error)));
+    };
     let answer: GateAnswer | Promise<GateAnswer>;
     try {
-      answer = gate.check(factsOf(request));
-    } catch {
-      failed();
+      answer = gate.check(facts);
+    } catch (error) {
+      failed(error);
       return;
     }
     if (answer instanceof Promise) answer.then(proceed, failed);
     else proceed(answer);
   });
-  const settled = (result: void | Promise<void> | undefined, done: (error?: Error) => void): void => {
-    if (result instanceof Promise) result.then(() => done(), done);
-    else done();
-  };
-  app.addHook('onResponse', (request, reply, done) =>
-    settled(settles.get(request)?.finish(reply.statusCode), done),
-  );
-  app.addHook('onRequestAbort', (request, done) => settled(settles.get(request)?.abort(), done));
+  app.addHook('onResponse', (request, reply, done) => {
+    watches.get(request)?.finish(reply.statusCode);
+    done();
+  });
+  app.addHook('onRequestAbort', (request, done) => {
+    watches.get(request)?.abort();
+    done();
+  });
 }
 
 // fastify-plugin's markers: no encapsulation, a name, the Fastify major it was written for.

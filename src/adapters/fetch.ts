@@ -2,6 +2,7 @@
 import {
   createGate,
   type Gate,
+  type GateAnswer,
   type GateOptions,
   type RequestFacts,
   type Settle,
@@ -57,7 +58,10 @@ const isGate = (options: GateOptions | Gate): options is Gate =>
 /**
  * Wraps `handler`: refusals are answered here, the gate's headers are added where the handler set
  * none of that name, and the slot is settled when the body ends (freed when the client cancels or
- * the handler throws). Runtimes normalize the URL (`..` segments resolved) before any handler
+ * the handler throws). Errors (the gate's, or the handler's) go to `onError` first, then to a 500
+ * written to `console.error`; a framework that catches its handlers' errors itself (Hono's
+ * `app.onError`) keeps them. A request `skip`, a CORS preflight or a pass-through lets through is
+ * handed to the handler untouched. Runtimes normalize the URL (`..` segments resolved) before any handler
  * sees it, so tollgate checks the path as the runtime gives it.
  * @example
  * import { withTollgate } from 'tollgate/fetch';
@@ -79,6 +83,12 @@ export function withTollgate<A extends unknown[]>(
       `withTollgate: give \`clientAddress: (request) => address\` (anonymous callers are limited per address), or \`clientAddress: null\` to give them all one limit; got ${given === undefined ? 'none' : `a ${typeof given}`}`,
     );
   const gate = isGate(options) ? options : createGate(options);
+  // No framework error path here: `onError` first, then a 500 written to `console.error`, never silent.
+  const failed = (error: unknown, facts: RequestFacts): Response => {
+    gate.reportError(error, facts);
+    console.error('tollgate: request failed with 500', error);
+    return Response.json({ message: 'Internal Server Error' }, { status: 500 });
+  };
   return async (request, ...rest) => {
     const url = new URL(request.url);
     const remoteAddress = fetchOptions.clientAddress?.(request, ...rest) ?? undefined;
@@ -88,13 +98,19 @@ export function withTollgate<A extends unknown[]>(
       header: (name) => request.headers.get(name) ?? undefined,
       ...(remoteAddress === undefined ? {} : { remoteAddress }),
     };
-    const answer = await gate.check(facts);
+    let answer: GateAnswer;
+    try {
+      answer = await gate.check(facts);
+    } catch (error) {
+      return failed(error, facts);
+    }
     if (answer.action === 'respond')
       return new Response(answer.body === '' ? null : answer.body, {
         status: answer.status,
         headers: answer.headers,
       });
     const { settle } = answer;
+    if (settle === null) return handler(request, ...rest);
     // The client went away while the gate was deciding: nothing to serve, the slot is freed.
     if (request.signal?.aborted) {
       await settle.abort();
@@ -104,9 +120,9 @@ export function withTollgate<A extends unknown[]>(
     let response: Response;
     try {
       response = await handler(request, ...rest);
-    } catch {
+    } catch (error) {
       await settle.finish(500);
-      response = Response.json({ message: 'Internal Server Error' }, { status: 500 });
+      response = failed(error, facts);
     }
     const headers = new Headers(response.headers);
     for (const [name, value] of Object.entries(answer.headers))

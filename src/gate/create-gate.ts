@@ -9,6 +9,7 @@ import {
   type LimitsStore,
   limitedResponse,
   pollInterval,
+  type RateLimitBody,
   type Verdict,
 } from '../limits/index.js';
 import {
@@ -21,14 +22,22 @@ import {
   shippedTables,
 } from '../policy/index.js';
 import { type CpuMark, createCpuShare, processCpuClock } from './cpu-share.js';
-import type { GateAnswer, RespondAnswer, Settle } from './gate-answer.js';
+import type { GateAnswer } from './gate-answer.js';
+import type { GateHookOptions } from './gate-hook-options.js';
+import { bypassOf, decisionHookOf, errorReporterOf, UNGATED } from './gate-hooks.js';
+import { createGateResponses } from './gate-responses.js';
 import { GATE_OPTIONS } from './gate-options-spec.js';
 import { after, type MaybePromise } from './maybe-async.js';
 import type { RequestFacts } from './request-facts.js';
 import { BAD_CREDENTIALS, createTokenResolver, type LookupToken } from './resolve-token.js';
+import { settleOnce } from './settle-once.js';
 
-/** Options of `createGate`. Give `lookupToken` (the default resolver's) or `resolveToken`. */
-export interface GateOptions {
+/**
+ * Options of `createGate`. Give `lookupToken` (the default resolver's) or `resolveToken`. The
+ * hooks (`skip`, `corsPreflight`, `onDecision`, `onError`, `standardHeaders`, `documentationUrls`)
+ * are described in GateHookOptions.
+ */
+export interface GateOptions extends GateHookOptions {
   /** Default: `createPolicy(shippedTables(), { unknownEndpoint, headerNames })`. */
   readonly policy?: Policy;
   /** Default: `createLimiter()` (memory store, the shipped limits, `Date.now`). */
@@ -68,12 +77,15 @@ export interface Gate {
    * when the token lookup and the store answer synchronously (the memory store), else a promise.
    */
   check(facts: RequestFacts): MaybePromise<GateAnswer>;
+  /**
+   * Tells the gate's `onError` (when set) of an error about `facts`. Adapters call it first for
+   * every error they catch (the gate's, or a handler's), then take the framework's error path.
+   */
+  reportError(error: unknown, facts: RequestFacts): void;
   readonly policy: Policy;
   readonly limiter: Limiter<LimitsStore>;
 }
 
-// The service's own words for answers that must not say more: a hidden resource is just not there.
-const PLAIN_MESSAGES: Readonly<Record<number, string>> = { 401: 'Requires authentication', 404: 'Not Found' };
 const POLLED = new Set(['GET /notifications', 'GET /repos/{owner}/{repo}/notifications']);
 
 /**
@@ -117,6 +129,14 @@ export function createGate(options: GateOptions): Gate {
   const cpu = createCpuShare(options.measureCpu === false ? null : processCpuClock());
   const answers = limiter.config.answers;
   const pollHeaders = answers.headers;
+  const bypass = bypassOf(options);
+  const decisionHook = decisionHookOf(options);
+  const reportError = errorReporterOf(options);
+  const { respond, refuse, limitHeadersOf, limitedBody, headOnly } = createGateResponses(
+    limiter.config,
+    options,
+    clock,
+  );
   const entries = new Map<string, EndpointEntry>(policy.tables.endpoints.map((entry) => [entry.key, entry]));
   const identities = new WeakMap<Token, LimitsIdentity>();
 
@@ -129,75 +149,56 @@ export function createGate(options: GateOptions): Gate {
     return identity;
   };
 
-  function respond(
-    facts: RequestFacts,
-    status: number,
-    message: string,
-    reason: string,
-    decision: Decision | null,
-    headers: Readonly<Record<string, string>>,
-  ): RespondAnswer {
-    const body = headOnly(facts)
-      ? ''
-      : JSON.stringify({ message, documentation_url: answers.documentationUrl, status: String(status) });
-    return {
-      action: 'respond',
-      status,
-      headers: { ...headers, 'content-type': answers.contentType },
-      body,
-      decision,
-      reason,
-    };
-  }
-
-  const refuse = (facts: RequestFacts, decision: Decision, limitHeaders: Readonly<Record<string, string>>) =>
-    respond(
-      facts,
-      decision.status,
-      PLAIN_MESSAGES[decision.status] ?? decision.message,
-      decision.reason,
-      decision,
-      { ...decision.headers, ...limitHeaders },
-    );
-
-  function settleOnce(ticket: NonNullable<Verdict['ticket']>, mark: CpuMark): Settle {
-    let settled = false;
-    return {
-      finish(status, cpuMs) {
-        if (settled) return;
-        settled = true;
-        const share = cpu.stop(mark);
-        return after(limiter.complete(ticket, { status, cpuMs: cpuMs ?? share }), () => undefined);
-      },
-      abort() {
-        if (settled) return;
-        settled = true;
-        return after(limiter.release(ticket, cpu.stop(mark)), () => undefined);
-      },
-    };
-  }
-
-  const headOnly = (facts: RequestFacts) => facts.method.toUpperCase() === 'HEAD';
-
+  // Every request shares the process's CPU from the moment it arrives, also one the gate answers
+  // itself: otherwise the work of refusing a flood would be charged to the requests in flight.
   // Every request shares the process's CPU from the moment it arrives, also one the gate answers
   // itself: otherwise the work of refusing a flood would be charged to the requests in flight.
   function check(facts: RequestFacts): MaybePromise<GateAnswer> {
+    if (bypass?.(facts)) return UNGATED;
     const mark = cpu.start();
-    return after(decide(facts, mark), (answer) => {
-      if (answer.action === 'respond') cpu.stop(mark);
-      return answer;
-    });
+    let decided: MaybePromise<GateAnswer>;
+    try {
+      decided = decide(facts, mark);
+    } catch (error) {
+      cpu.stop(mark);
+      throw error;
+    }
+    if (decided instanceof Promise)
+      return decided.then(
+        (answer) => concluded(answer, facts, mark),
+        (error) => {
+          cpu.stop(mark);
+          throw error;
+        },
+      );
+    return concluded(decided, facts, mark);
+  }
+
+  function concluded(answer: GateAnswer, facts: RequestFacts, mark: CpuMark): GateAnswer {
+    // Nothing left to settle: the request's share of the CPU ends with the gate's answer.
+    if (answer.action === 'respond' || answer.settle === null) cpu.stop(mark);
+    if (decisionHook === null) return answer;
+    try {
+      return decisionHook(answer, facts);
+    } catch (error) {
+      // The slot of an answer that will not be served is freed before the error goes on.
+      if (answer.action === 'pass') void answer.settle?.abort();
+      throw error;
+    }
   }
 
   function decide(facts: RequestFacts, mark: CpuMark): MaybePromise<GateAnswer> {
     return after(resolveToken(facts), (token) => {
       if (token === BAD_CREDENTIALS)
-        return respond(facts, 401, 'Bad credentials', 'bad_credentials', null, {});
+        return respond(facts, 401, 'Bad credentials', 'bad_credentials', null, null, {});
       const apiVersion = facts.header('x-service-api-version');
       const request = { method: facts.method, path: facts.target, apiVersion: apiVersion ?? null };
       const decision = policy.authorize(request, token);
       if (decision.reason === 'bad_path' || decision.reason === 'unknown_endpoint')
-        return refuse(facts, decision, {});
+        return refuse(facts, decision, null, {});
+      // Outside the table and passed on, as configured: the gate neither decides nor charges it.
+      if (decision.reason === 'pass_through')
+        return { action: 'pass', headers: decision.headers, decision, verdict: null, settle: null };
       if (options.resolveContext === undefined || decision.endpoint === null)
         return limit(facts, token, decision, mark);
       return after(options.resolveContext(decision.endpoint, decision.params, facts), (context) =>
@@ -212,7 +213,7 @@ export function createGate(options: GateOptions): Gate {
     decision: Decision,
     mark: CpuMark,
   ): MaybePromise<GateAnswer> {
-    if (!countDenied && !decision.allowed) return refuse(facts, decision, {});
+    if (!countDenied && !decision.allowed) return refuse(facts, decision, null, {});
     const entry = decision.endpoint === null ? undefined : entries.get(decision.endpoint);
     const identity = identify(token);
     const admit: AdmitRequest =
@@ -238,41 +239,54 @@ export function createGate(options: GateOptions): Gate {
     mark: CpuMark,
   ): MaybePromise<GateAnswer> {
     const limited = limitedResponse(verdict);
+    const limitHeaders = limitHeadersOf(verdict);
     if (limited !== null || verdict.ticket === null) {
-      const { status, headers, body } = limited ?? {
-        status: answers.status,
-        headers: verdict.headers,
-        body: '',
-      };
+      const status = limited?.status ?? answers.status;
+      const body = limited === null || headOnly(facts) ? '' : limitedBody(verdict, limited.body);
       return {
         action: 'respond',
         status,
-        headers: { ...decision.headers, ...headers, 'content-type': answers.contentType },
-        body: headOnly(facts) ? '' : body,
+        headers: { ...decision.headers, ...limitHeaders, 'content-type': answers.contentType },
+        body,
         decision,
+        verdict,
         reason: verdict.rule ?? verdict.reason,
       };
     }
-    const settle = settleOnce(verdict.ticket, mark);
+    const settle = settleOnce(limiter, verdict.ticket, cpu, mark, facts, reportError);
     if (!decision.allowed)
-      return after(settle.finish(decision.status), () => refuse(facts, decision, verdict.headers));
-    if (entry?.key === 'GET /rate_limit')
-      return after(limiter.status(identity), (status) =>
+      return after(settle.finish(decision.status), () => refuse(facts, decision, verdict, limitHeaders));
+    if (entry?.key === 'GET /rate_limit') {
+      const answered = (status: RateLimitBody) =>
         after(
           settle.finish(200),
           (): GateAnswer => ({
-            ...respond(facts, 200, '', 'rate_limit', decision, { ...decision.headers, ...verdict.headers }),
+            ...respond(facts, 200, '', 'rate_limit', decision, verdict, {
+              ...decision.headers,
+              ...limitHeaders,
+            }),
             body: headOnly(facts) ? '' : JSON.stringify(status),
           }),
-        ),
-      );
-    const headers: Record<string, string> = { ...decision.headers, ...verdict.headers };
+        );
+      // A status read that fails frees the slot it was admitted with before the error goes on.
+      const failed = (error: unknown): never => {
+        void settle.abort();
+        throw error;
+      };
+      try {
+        const status = limiter.status(identity);
+        return status instanceof Promise ? status.then(answered, failed) : answered(status);
+      } catch (error) {
+        return failed(error);
+      }
+    }
+    const headers: Record<string, string> = { ...decision.headers, ...limitHeaders };
     if (entry !== undefined && POLLED.has(entry.key)) {
       headers[pollHeaders.pollInterval] = String(pollInterval(load(), limiter.config));
       headers[pollHeaders.lastModified] = httpDate(clock());
     }
-    return { action: 'pass', headers, decision, settle };
+    return { action: 'pass', headers, decision, verdict, settle };
   }
 
-  return { check, policy, limiter };
+  return { check, reportError, policy, limiter };
 }

@@ -1,4 +1,5 @@
 /** What the gate answers an adapter: pass the request on, or answer it, and how to settle it afterwards. */
+import type { Verdict } from '../limits/index.js';
 import type { Decision } from '../policy/index.js';
 
 /** Settles the request's in-flight slot once its response has ended. Each method acts once; later calls do nothing. */
@@ -13,8 +14,12 @@ export interface Settle {
 export interface PassAnswer {
   readonly action: 'pass';
   readonly headers: Readonly<Record<string, string>>;
-  readonly decision: Decision;
-  readonly settle: Settle;
+  /** Null when the gate did not decide the request (`skip`, a CORS preflight passed on). */
+  readonly decision: Decision | null;
+  /** Null when the limits were not consulted (pass-through, `skip`, a CORS preflight). */
+  readonly verdict: Verdict | null;
+  /** Null when nothing was charged, so there is nothing to settle. */
+  readonly settle: Settle | null;
 }
 
 /** Answer the request here: status, headers and a JSON body (empty for HEAD). */
@@ -25,6 +30,8 @@ export interface RespondAnswer {
   readonly body: string;
   /** Null when tollgate answered before matching an endpoint or resolving the caller. */
   readonly decision: Decision | null;
+  /** Null when the limits were not consulted (bad credentials, bad path, unknown endpoint, ...). */
+  readonly verdict: Verdict | null;
   /** Why: a Decision reason, a limit rule (`rest_points`, ...), `bad_credentials` or `rate_limit`. */
   readonly reason: string;
 }

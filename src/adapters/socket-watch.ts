@@ -1,0 +1,58 @@
+/** Requests in flight on one connection, freed when it closes: pipelined requests waiting their turn included. */
+import type { Settle } from '../index.js';
+
+/** The part of a socket the watch needs (node:net's Socket). */
+interface Connection {
+  readonly destroyed: boolean;
+  once(event: 'close', listener: () => void): unknown;
+}
+
+// One 'close' listener per connection, whatever the number of requests it carries (keep-alive).
+const pendingOf = new WeakMap<Connection, Set<SlotWatch>>();
+
+/**
+ * The slot of one admitted request, settled by whichever comes first: the response's end, the
+ * client going away, or its connection closing. The connection matters for pipelining: Node queues
+ * the response of a pipelined request until the ones before it are written, and a queued response
+ * never emits `close` when the client hangs up; the request may have closed long before (its body
+ * read). So the watch holds the request in its connection's set until it settles.
+ * @example
+ * import { createServer } from 'node:http';
+ * import { tollgate } from 'tollgate/node';
+ * // The node and Fastify adapters watch every admitted request this way.
+ * createServer((req, res) => tollgate({ lookupToken: () => null })(req, res, () => res.end('[]')));
+ */
+export class SlotWatch {
+  readonly #settle: Settle;
+  readonly #pending: Set<SlotWatch> | undefined;
+
+  constructor(settle: Settle, connection: Connection | null | undefined) {
+    this.#settle = settle;
+    let pending: Set<SlotWatch> | undefined;
+    if (connection != null) {
+      pending = pendingOf.get(connection);
+      if (pending === undefined) {
+        const created = new Set<SlotWatch>();
+        pendingOf.set(connection, created);
+        connection.once('close', () => {
+          for (const watch of created) watch.abort();
+        });
+        pending = created;
+      }
+      pending.add(this);
+    }
+    this.#pending = pending;
+  }
+
+  /** The response was sent with `status`. */
+  finish(status: number): void {
+    this.#pending?.delete(this);
+    void this.#settle.finish(status);
+  }
+
+  /** The client went away (or the connection closed) before the response ended. */
+  abort(): void {
+    this.#pending?.delete(this);
+    void this.#settle.abort();
+  }
+}

@@ -1,0 +1,106 @@
+/** The answers the gate writes itself: refusal bodies with their documentation link, and the limits' headers. */
+// Hot path: one call per answered request; bench/http.mjs guards the gate's cost per request.
+import type { LimitsConfig, Verdict } from '../limits/index.js';
+import type { Decision } from '../policy/index.js';
+import {
+  DEFAULT_AUTHENTICATION_URL,
+  DEFAULT_PERMISSIONS_URL,
+  policyDocumentationUrl,
+} from './documentation-urls.js';
+import type { RespondAnswer } from './gate-answer.js';
+import type { GateHookOptions } from './gate-hook-options.js';
+import type { RequestFacts } from './request-facts.js';
+import { standardHeaders } from './standard-headers.js';
+
+// The service's own words for answers that must not say more: a hidden resource is just not there.
+const PLAIN_MESSAGES: Readonly<Record<number, string>> = { 401: 'Requires authentication', 404: 'Not Found' };
+
+/** The gate's writers of answers, bound to its limits table and options. */
+export interface GateResponses {
+  /** An answer with the service's JSON body `{message, documentation_url, status}` (empty for HEAD). */
+  respond(
+    facts: RequestFacts,
+    status: number,
+    message: string,
+    reason: string,
+    decision: Decision | null,
+    verdict: Verdict | null,
+    headers: Readonly<Record<string, string>>,
+  ): RespondAnswer;
+  /** The refusal of a decision, with its headers and the limits' (when they were consulted). */
+  refuse(
+    facts: RequestFacts,
+    decision: Decision,
+    verdict: Verdict | null,
+    limitHeaders: Readonly<Record<string, string>>,
+  ): RespondAnswer;
+  /** The verdict's `x-ratelimit-*` headers, and the IETF fields beside them when asked for. */
+  limitHeadersOf(verdict: Verdict): Readonly<Record<string, string>>;
+  /** The JSON body of a limited response (`limitedBody` of `limitedResponse`), with the configured link. */
+  limitedBody(verdict: Verdict, body: string): string;
+  headOnly(facts: RequestFacts): boolean;
+}
+
+/**
+ * The writers of the gate's answers.
+ * @example
+ * import { createLimiter } from 'tollgate';
+ * import { createGateResponses } from './gate-responses.js';
+ * const responses = createGateResponses(createLimiter().config, {}, Date.now);
+ * responses.respond({ method: 'GET', target: '/', header: () => undefined }, 401, 'Bad credentials', 'bad_credentials', null, null, {}).body;
+ * // '{"message":"Bad credentials","documentation_url":"https://docs.example.com/rest/authentication","status":"401"}'
+ */
+export function createGateResponses(
+  config: LimitsConfig,
+  options: GateHookOptions,
+  clock: () => number,
+): GateResponses {
+  const answers = config.answers;
+  const standardForm = options.standardHeaders ?? false;
+  const urls = {
+    authentication: options.documentationUrls?.authentication ?? DEFAULT_AUTHENTICATION_URL,
+    permissions: options.documentationUrls?.permissions ?? DEFAULT_PERMISSIONS_URL,
+  };
+  // The limits' own bodies carry the table's URL; only another one makes the gate rewrite them.
+  const rateLimitsUrl = options.documentationUrls?.rateLimits ?? answers.documentationUrl;
+  const headOnly = (facts: RequestFacts) => facts.method.toUpperCase() === 'HEAD';
+
+  const respond: GateResponses['respond'] = (facts, status, message, reason, decision, verdict, headers) => ({
+    action: 'respond',
+    status,
+    headers: { ...headers, 'content-type': answers.contentType },
+    body: headOnly(facts)
+      ? ''
+      : JSON.stringify({
+          message,
+          documentation_url: policyDocumentationUrl(urls, status),
+          status: String(status),
+        }),
+    decision,
+    verdict,
+    reason,
+  });
+
+  return {
+    respond,
+    refuse: (facts, decision, verdict, limitHeaders) =>
+      respond(
+        facts,
+        decision.status,
+        PLAIN_MESSAGES[decision.status] ?? decision.message,
+        decision.reason,
+        decision,
+        verdict,
+        { ...decision.headers, ...limitHeaders },
+      ),
+    limitHeadersOf: (verdict) =>
+      standardForm === false
+        ? verdict.headers
+        : { ...verdict.headers, ...standardHeaders(verdict, config, standardForm, clock()) },
+    limitedBody: (verdict, body) =>
+      rateLimitsUrl === answers.documentationUrl || verdict.body === null
+        ? body
+        : JSON.stringify({ ...verdict.body, documentation_url: rateLimitsUrl }),
+    headOnly,
+  };
+}

@@ -1,0 +1,57 @@
+/** A request's settlement: its slot freed and its CPU charged once, whichever ending comes first. */
+import type { Limiter } from '../limiter/index.js';
+import type { LimitsStore, Verdict } from '../limits/index.js';
+import type { CpuMark, CpuShare } from './cpu-share.js';
+import type { Settle } from './gate-answer.js';
+import type { RequestFacts } from './request-facts.js';
+
+/**
+ * The Settle of one admitted request. Each method acts once, and only the first of them: a
+ * response's end, the client going away and the socket closing may all report the same request.
+ * A store that fails to settle is reported (`report`) rather than left as an unhandled rejection.
+ * @example
+ * import { createLimiter } from 'tollgate';
+ * import { createCpuShare } from './cpu-share.js';
+ * import { settleOnce } from './settle-once.js';
+ * const limiter = createLimiter();
+ * const cpu = createCpuShare(null);
+ * const { ticket } = limiter.admit({ identity: limiter.identify({ kind: 'classic', user: 'octocat' }) });
+ * const settle = settleOnce(limiter, ticket!, cpu, cpu.start(), { method: 'GET', target: '/', header: () => undefined }, () => {});
+ * settle.finish(200);
+ * settle.abort(); // does nothing: already settled
+ */
+export function settleOnce(
+  limiter: Limiter<LimitsStore>,
+  ticket: NonNullable<Verdict['ticket']>,
+  cpu: CpuShare,
+  mark: CpuMark,
+  facts: RequestFacts,
+  report: (error: unknown, facts: RequestFacts) => void,
+): Settle {
+  let settled = false;
+  return {
+    finish(status, cpuMs) {
+      if (settled) return;
+      settled = true;
+      const share = cpu.stop(mark);
+      try {
+        const result = limiter.complete(ticket, { status, cpuMs: cpuMs ?? share });
+        if (result instanceof Promise) return result.then(noValue, (error) => report(error, facts));
+      } catch (error) {
+        report(error, facts);
+      }
+    },
+    abort() {
+      if (settled) return;
+      settled = true;
+      try {
+        const result = limiter.release(ticket, cpu.stop(mark));
+        if (result instanceof Promise) return result.then(noValue, (error) => report(error, facts));
+      } catch (error) {
+        report(error, facts);
+      }
+    },
+  };
+}
+
+const noValue = (): void => undefined;

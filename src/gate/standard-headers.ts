@@ -1,0 +1,98 @@
+/** The IETF `RateLimit` and `RateLimit-Policy` header fields of a verdict, in the draft forms clients know. */
+import { type LimitRule, type LimitsConfig, resourceWindowMs, type Verdict } from '../limits/index.js';
+
+/** `false` (none), `'draft-7'` (the combined form express-rate-limit calls draft-7) or `'draft-8'` (the current draft's fields). */
+export type StandardHeadersForm = false | 'draft-7' | 'draft-8';
+
+interface ReportedRule {
+  readonly name: string;
+  readonly quota: number;
+  /** Seconds; null for a rule without a window (concurrency). */
+  readonly windowSeconds: number | null;
+  readonly remaining: number;
+  readonly resetSeconds: number;
+  readonly unit: string | null;
+}
+
+function secondaryQuota(rule: Exclude<LimitRule, 'primary'>, config: LimitsConfig) {
+  const s = config.secondary;
+  const minute = s.points.windowMs / 1000;
+  const cpu = s.cpu.windowMs / 1000;
+  switch (rule) {
+    case 'concurrency':
+      return { quota: s.concurrency.limit, windowSeconds: null, unit: 'concurrent-requests' };
+    case 'rest_points':
+      return { quota: s.points.rest, windowSeconds: minute, unit: null };
+    case 'graphql_points':
+      return { quota: s.points.graphql, windowSeconds: minute, unit: null };
+    case 'cpu':
+      return { quota: s.cpu.totalMs, windowSeconds: cpu, unit: null };
+    case 'graphql_cpu':
+      return { quota: s.cpu.graphqlMs, windowSeconds: cpu, unit: null };
+    case 'content_per_minute':
+      return { quota: s.content.perMinute, windowSeconds: 60, unit: null };
+    case 'content_per_hour':
+      return { quota: s.content.perHour, windowSeconds: 3600, unit: null };
+  }
+}
+
+/**
+ * The rule nearest exhaustion that the verdict knows: the secondary rule that refused (none left,
+ * free again after `retry-after`), else the primary window of the request's resource. A verdict
+ * carries no figures of the secondary rules that admitted it, so an admitted request reports its
+ * primary window.
+ */
+function reportedRule(verdict: Verdict, config: LimitsConfig, nowMs: number): ReportedRule {
+  if (verdict.rule !== null && verdict.rule !== 'primary') {
+    const { quota, windowSeconds, unit } = secondaryQuota(verdict.rule, config);
+    return {
+      name: verdict.rule,
+      quota,
+      windowSeconds,
+      unit,
+      remaining: 0,
+      resetSeconds: verdict.retryAfter ?? 1,
+    };
+  }
+  return {
+    name: verdict.resource,
+    quota: verdict.limit,
+    windowSeconds: Math.ceil(resourceWindowMs(verdict.resource, config) / 1000),
+    unit: null,
+    remaining: verdict.remaining,
+    resetSeconds: Math.max(0, Math.ceil(verdict.reset - nowMs / 1000)),
+  };
+}
+
+/**
+ * The `ratelimit-policy` and `ratelimit` fields for `verdict`, seconds counted from `nowMs`.
+ * `'draft-8'` names the rule as the draft's policy name (`core`, `search`, ..., or the secondary
+ * rule: `rest_points`, `concurrency`, ...); its quota is in the rule's own unit (points, CPU ms,
+ * requests). No partition key is sent (`pk` is optional): the caller's identity stays private.
+ * @example
+ * import { createLimiter } from 'tollgate';
+ * import { standardHeaders } from './standard-headers.js';
+ * const limiter = createLimiter({ clock: () => 1_700_000_000_000 });
+ * const verdict = limiter.admit({ identity: limiter.identify({ kind: 'classic', user: 'octocat' }) });
+ * standardHeaders(verdict, limiter.config, 'draft-8', 1_700_000_000_000);
+ * // { 'ratelimit-policy': '"core";q=5000;w=3600', ratelimit: '"core";r=4999;t=3600' }
+ */
+export function standardHeaders(
+  verdict: Verdict,
+  config: LimitsConfig,
+  form: 'draft-7' | 'draft-8',
+  nowMs: number,
+): Record<string, string> {
+  const rule = reportedRule(verdict, config, nowMs);
+  const window = rule.windowSeconds === null ? '' : `;w=${rule.windowSeconds}`;
+  if (form === 'draft-7')
+    return {
+      'ratelimit-policy': `${rule.quota}${window}`,
+      ratelimit: `limit=${rule.quota}, remaining=${rule.remaining}, reset=${rule.resetSeconds}`,
+    };
+  const unit = rule.unit === null ? '' : `;qu="${rule.unit}"`;
+  return {
+    'ratelimit-policy': `"${rule.name}";q=${rule.quota}${unit}${window}`,
+    ratelimit: `"${rule.name}";r=${rule.remaining};t=${rule.resetSeconds}`,
+  };
+}

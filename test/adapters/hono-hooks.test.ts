@@ -1,0 +1,3 @@
+import { hookContract } from './hooks.case.js';
+
+hookContract('hono');

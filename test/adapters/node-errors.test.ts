@@ -1,0 +1,3 @@
+import { errorContract } from './errors.case.js';
+
+errorContract('node');

@@ -1,0 +1,3 @@
+import { slotContract } from './slots.case.js';
+
+slotContract('node');
