@@ -46,7 +46,7 @@ describe('createLimiter options', () => {
     const error = thrown(() => createLimiter(options as LimiterOptions<never>));
     expect(error.code).toBe('TOLLGATE_INVALID_OPTION');
     expect(error.message).toEqual(message);
-    expect(error.details).toHaveLength(1);
+    expect(error.details).toEqual([message]);
   });
 
   it('merges a partial config over the shipped limits: one line gives 429 refusals', async () => {

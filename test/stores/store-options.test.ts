@@ -31,6 +31,7 @@ describe('createMemoryStore options', () => {
     const error = thrown(() => createMemoryStore(options as never));
     expect(error.code).toBe('TOLLGATE_INVALID_OPTION');
     expect(error.message).toBe(message);
+    expect(error.details).toEqual([message]);
   });
 });
 
@@ -62,6 +63,7 @@ describe('createRedisStore options', () => {
     const error = thrown(() => createRedisStore(options as RedisStoreOptions));
     expect(error.code).toBe('TOLLGATE_INVALID_OPTION');
     expect(error.message).toBe(message);
+    expect(error.details).toEqual([message]);
   });
 
   it('accepts a real client with every documented option', () => {
