@@ -16,7 +16,7 @@ const issues: Issue[] = [];
 const values = new Map<string, unknown>();
 const loaded = new Map<string, ReturnType<typeof loadTableText>>();
 
-for (const name of ['permissions', 'scopes', 'limits'] as const) {
+for (const name of ['permissions', 'scopes', 'limits', 'workflow-permissions'] as const) {
   const file = join(root, 'data', `${name}.yaml`);
   if (!existsSync(file)) continue;
   const result = loadTableText(readFileSync(file, 'utf8'), relative(root, file), name as SchemaName);
@@ -41,6 +41,21 @@ if (permissions?.value !== undefined && scopes?.value !== undefined) {
     },
   });
   issues.push(...compiled.issues);
+  // Every permission a workflow key grants is one of the catalog's, at a level it has.
+  const workflow = loaded.get('workflow-permissions');
+  const catalog = (scopes.value as RawScopesTable).permissions;
+  const keys = (workflow?.value as { keys?: Record<string, { levels: string[]; grants?: string }> })?.keys;
+  for (const [key, { levels, grants }] of Object.entries(keys ?? {})) {
+    if (grants === undefined) continue;
+    const known = catalog[grants];
+    if (known === undefined || levels.some((level) => !(known.levels as string[]).includes(level)))
+      issues.push({
+        code: 'unknown_permission',
+        message: `workflow key \`${key}\` grants \`${grants}\`, which the catalog lacks at levels ${levels.join(', ')}`,
+        path: ['keys', key, 'grants'],
+        source: workflow!.document.locate(['keys', key, 'grants']),
+      });
+  }
 }
 
 if (issues.length > 0) {

@@ -19,16 +19,39 @@ export interface Call {
   readonly resolved: boolean;
   /** What the call was found as, e.g. `octokit.rest.issues.listEvents`. */
   readonly via?: string;
+  /** A GraphQL call (method `POST`, path `/graphql`): its operation and the seed's point cost. */
+  readonly graphql?: { operation: 'query' | 'mutation' | 'unknown'; cost: 1 | 5 };
+  /** Why an unresolved call could not be resolved. */
+  readonly reason?: string;
+  /** Computed method names: the `METHOD /route` candidates. */
+  readonly candidates?: readonly string[];
+  /** The workflow job the call belongs to. */
+  readonly job?: string;
 }
 
-/** The built-in workflow token a workflow file grants, with where its `permissions:` came from. */
+/** One workflow job (or composite action): the workflow token its `permissions:` grant, and what its steps do with it. */
 export interface WorkflowGrant {
   readonly file: string;
   readonly job: string;
+  /** The seed permissions the block grants the workflow token (what calls are judged with). */
   readonly permissions: Readonly<Record<string, 'read' | 'write'>>;
+  /** The block in workflow keys (`read-all`, `write-all` spelled out; the default when defaulted). */
+  readonly block: Readonly<Record<string, 'read' | 'write'>>;
   readonly origin: Origin;
-  /** True when the workflow states no `permissions:` at all, and the documented default applies. */
+  /** True when neither the job nor the workflow states `permissions:` (always for a composite action). */
   readonly defaulted: boolean;
+  /** True for a composite action: the workflow that uses it grants the token. */
+  readonly composite: boolean;
+  /** The calls made with the workflow token. */
+  readonly calls: readonly Call[];
+  /** Calls made with a token a step is given (`github-token:`, `GH_TOKEN`), per step. */
+  readonly stepTokens: readonly {
+    readonly expression: string;
+    readonly origin: Origin;
+    readonly calls: readonly Call[];
+  }[];
+  /** Steps that may use the token in ways tollgate cannot read (`uses:` steps, reusable workflows, other `gh` commands). */
+  readonly opaque: readonly string[];
 }
 
 /** What one source yields. */

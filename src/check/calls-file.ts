@@ -1,7 +1,8 @@
 /** Calls files: a YAML or JSON list of calls, or plain text with one `METHOD /path` a line. */
 import { HTTP_METHODS } from '../policy/index.js';
-import { closest, type Issue, parseSourceDocument } from '../tables/index.js';
+import { closest, type Issue } from '../tables/index.js';
 import { type Call, inputError } from './call.js';
+import { parseSource } from './json-document.js';
 
 const VISIBILITIES = ['public', 'private'] as const;
 
@@ -98,7 +99,7 @@ export function readTextCalls(text: string, file: string): Call[] {
  * readListCalls('- GET /notifications\n- { method: PUT, path: /notifications }\n', 'calls.yaml').map((c) => c.method); // ['GET', 'PUT']
  */
 export function readListCalls(text: string, file: string): Call[] {
-  const doc = parseSourceDocument(text, file);
+  const doc = parseSource(text, file);
   if (doc.issues.length > 0) throw inputError(doc.issues);
   const list = (doc.value as { calls?: unknown } | null)?.calls ?? doc.value;
   const base = Array.isArray(doc.value) ? [] : ['calls'];

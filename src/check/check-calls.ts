@@ -1,29 +1,12 @@
 /** Judges an application's calls for a token (or a token kind): each call's Decision, the least grant, what is unused. */
-import {
-  type Decision,
-  heldScopes,
-  type Level,
-  PERMISSION_KINDS,
-  type Policy,
-  permissionsMeet,
-  scopesMeet,
-  type Token,
-  type TokenKind,
-} from '../policy/index.js';
+import { type Level, PERMISSION_KINDS, type Policy, type Token, type TokenKind } from '../policy/index.js';
 import type { Call } from './call.js';
+import { type CallResult, NOT_JUDGED, notJudgedBeforehand, type Verdict, verdictOf } from './judge-call.js';
 import { leastPermissions, leastScopes, type PermissionNeed, type ScopeNeed } from './least-grant.js';
+import { unusedGrants } from './unused-grants.js';
+import type { WorkflowAdvice } from './workflow-advice.js';
 
-/** What became of one call. */
-export type Verdict = 'allowed' | 'denied' | 'never' | 'uncertain' | 'unresolved';
-
-export interface CallResult {
-  readonly call: Call;
-  readonly verdict: Verdict;
-  /** The Decision for the token (or the least grant); null for an unresolved call. */
-  readonly decision: Decision | null;
-  /** Why the call is uncertain, never callable or denied, in one line. */
-  readonly note: string | null;
-}
+export type { CallResult, Verdict } from './judge-call.js';
 
 /** The permissions (fine-grained kinds) or scopes (classic kinds) of a grant. */
 export type Grant =
@@ -33,14 +16,33 @@ export type Grant =
 export interface CheckReport {
   readonly tokenKind: TokenKind;
   readonly results: readonly CallResult[];
-  /** The least grant that allows every call this kind can make. */
+  /** The least grant that allows every judged call this kind can make. */
   readonly grant: Grant;
+  /** The calls the grant leaves out because they were not judged (unresolved, outside the table, GraphQL): the grant is partial when any. */
+  readonly leftOut: readonly CallResult[];
   /** What the token holds that no call needs (a permission, or a level above what is needed); null without a token. */
   readonly unused: readonly string[] | null;
   readonly counts: Readonly<Record<Verdict, number>>;
-  /** True when no call is denied or never callable (and, under `strict`, none is uncertain or unresolved). */
+  /**
+   * True when every call was judged and none is denied or never callable (and, under `strict`, none
+   * is uncertain). Never true while a call is not judged.
+   */
   readonly sufficient: boolean;
+  /**
+   * What the run answers (the CLI's exit 0): `sufficient`, or, under `allowUnjudged`, sufficient
+   * for every call that was judged.
+   */
+  readonly passed: boolean;
   readonly strict: boolean;
+  readonly allowUnjudged: boolean;
+  /** Permissions some call needs that a token of this kind cannot hold (`slug=level`). */
+  readonly cannotHold: readonly string[];
+  /** The job the report is for, or null. */
+  readonly job: string | null;
+  /** How the token is named in reports: its kind, or what stands for it. */
+  readonly tokenLabel: string;
+  /** For a workflow job judged with its workflow token: the blocks and advice in workflow keys. */
+  readonly workflow?: WorkflowAdvice;
 }
 
 export interface CheckOptions {
@@ -48,8 +50,24 @@ export interface CheckOptions {
   /** The token to judge; without one, only the least grant for `kind`. */
   readonly token?: Token;
   readonly kind?: TokenKind;
-  /** Uncertain and unresolved calls count as failures. */
+  /** Uncertain calls count as failures. */
   readonly strict?: boolean;
+  /** Calls that were not judged are a warning, not a failure (`sufficient` stays false). */
+  readonly allowUnjudged?: boolean;
+  /**
+   * What a token of this kind can hold at all (the workflow token: only what a `permissions:` key
+   * grants). A call whose every alternative needs something it cannot hold is never callable with
+   * it, and the note names `alternative`.
+   */
+  readonly holds?: {
+    readonly canHold: (slug: string, level: Level) => boolean;
+    readonly token: string;
+    readonly alternative: string;
+  };
+  /** The workflow job (or other group) the report is for, named in every format. */
+  readonly job?: string;
+  /** How the token is named in reports (default: its kind), e.g. `kind not given`. */
+  readonly tokenLabel?: string;
 }
 
 const isPermissionKind = (kind: TokenKind) => (PERMISSION_KINDS as readonly string[]).includes(kind);
@@ -66,11 +84,27 @@ function grantToken(kind: TokenKind, grant: Grant): Token {
   return { kind: kind as 'fine-grained', permissions: { ...grant.permissions }, repositories: 'all' };
 }
 
+/** Counts per verdict, every verdict present. */
+export function countVerdicts(results: readonly CallResult[]): Record<Verdict, number> {
+  const counts: Record<Verdict, number> = {
+    allowed: 0,
+    denied: 0,
+    never: 0,
+    uncertain: 0,
+    unresolved: 0,
+    unjudged: 0,
+  };
+  for (const result of results) counts[result.verdict]++;
+  return counts;
+}
+
 /**
  * Checks `calls`: the least grant for the token's kind first (from each call's requirement), then
  * every call judged with the token (repositories taken as `all`: check judges permissions, not the
  * repository selection) or, without one, with the least grant. Calls to an owner-only endpoint are
- * judged as if the caller owns the organization, and flagged uncertain.
+ * judged as if the caller owns the organization, and flagged uncertain. Unresolved calls, GraphQL
+ * calls and calls outside the table are not judged: they are listed, left out of the grant (which
+ * then says it is partial), and `sufficient` is false.
  * @example
  * import { createPolicy, shippedTables } from 'tollgate';
  * import { checkCalls } from './check-calls.js';
@@ -82,26 +116,39 @@ export function checkCalls(calls: readonly Call[], options: CheckOptions): Check
   const { policy, token } = options;
   const kind = token?.kind ?? options.kind ?? 'fine-grained';
   const strict = options.strict === true;
+  const allowUnjudged = options.allowUnjudged === true;
   const empty = emptyToken(kind);
   const permissionNeeds: PermissionNeed[] = [];
   const scopeNeeds: ScopeNeed[] = [];
+  const unholdable = new Map<Call, PermissionNeed>();
+  const { holds } = options;
   const contextOf = (call: Call) => ({ visibility: call.visibility ?? 'private', organizationOwner: true });
   const requestOf = (call: Call) => ({ method: call.method, path: call.path });
 
   // What each call needs of this kind, from a token that holds nothing.
   const judged = calls.map((call) => {
-    if (!call.resolved) return { call, bare: null };
+    const early = notJudgedBeforehand(call);
+    if (early !== null) return { call, early, bare: null };
     const bare = policy.authorize(requestOf(call), empty, contextOf(call));
     if (bare.endpoint !== null && !bare.allowed) {
-      if (bare.reason === 'insufficient_permission' && bare.requirement.fineGrained !== null)
-        permissionNeeds.push(bare.requirement.fineGrained);
+      if (bare.reason === 'insufficient_permission' && bare.requirement.fineGrained !== null) {
+        const need = bare.requirement.fineGrained;
+        const holdable =
+          holds === undefined
+            ? need
+            : need.filter((alternative) =>
+                Object.entries(alternative).every(([slug, level]) => holds.canHold(slug, level)),
+              );
+        if (holdable.length === 0) unholdable.set(call, need);
+        else permissionNeeds.push(holdable);
+      }
       if (bare.reason === 'insufficient_scope' && bare.requirement.classic !== null)
         scopeNeeds.push(bare.requirement.classic);
       // A private repository hides from a classic token without `repo`, unless it meets the endpoint's own scopes.
       if (bare.reason === 'not_found' && (kind === 'classic' || kind === 'oauth-app'))
         scopeNeeds.push(bare.requirement.classic ?? [['repo']]);
     }
-    return { call, bare };
+    return { call, early: null, bare };
   });
   const grant: Grant =
     kind === 'classic' || kind === 'oauth-app'
@@ -114,105 +161,43 @@ export function checkCalls(calls: readonly Call[], options: CheckOptions): Check
         ? { ...token, repositories: 'all' }
         : token;
 
-  const results: CallResult[] = judged.map(({ call, bare }) => {
-    if (bare === null)
-      return {
-        call,
-        verdict: 'unresolved',
-        decision: null,
-        note: 'the route is not a literal: not resolved',
-      };
+  const cannotHold = new Set<string>();
+  const results: CallResult[] = judged.map(({ call, early, bare }) => {
+    if (early !== null) return early;
     const decision = policy.authorize(requestOf(call), judge, contextOf(call));
-    if (decision.reason === 'bad_path' || decision.reason === 'unknown_endpoint')
-      return { call, verdict: 'uncertain', decision, note: decision.message };
-    if (bare.reason === 'token_kind_not_accepted')
-      return { call, verdict: 'never', decision, note: bare.message };
-    if (!decision.allowed && decision.reason !== 'requirement_not_shown')
-      return { call, verdict: 'denied', decision, note: decision.message };
-    if (decision.reason === 'requirement_not_shown' || !decision.certain)
-      return {
-        call,
-        verdict: 'uncertain',
-        decision,
-        note:
-          decision.reason === 'requirement_not_shown'
-            ? decision.message
-            : `${decision.endpoint} is not certain: the seeds mark it, or do not show all it needs`,
-      };
-    const entry = policy.tables.endpoints.find((e) => e.key === decision.endpoint);
-    if (entry?.ownerOnly === true)
-      return {
-        call,
-        verdict: 'uncertain',
-        decision,
-        note: `${decision.endpoint} is for organization owners only`,
-      };
-    return { call, verdict: 'allowed', decision, note: null };
+    const need = unholdable.get(call);
+    if (need === undefined || holds === undefined || decision.allowed)
+      return verdictOf(call, bare!, decision, policy);
+    const wanted = need.map((alternative) =>
+      Object.entries(alternative)
+        .filter(([slug, level]) => !holds.canHold(slug, level))
+        .map(([slug, level]) => `${slug}=${level}`),
+    );
+    for (const name of wanted[0] ?? []) cannotHold.add(name);
+    const names = wanted.map((names) => names.map((n) => `\`${n}\``).join(' and ')).join(' or ');
+    return {
+      call,
+      verdict: 'never',
+      decision,
+      note: `${call.method} ${call.path} needs ${names}, which ${holds.token} cannot hold: use ${holds.alternative}`,
+    };
   });
-
-  const counts: Record<Verdict, number> = { allowed: 0, denied: 0, never: 0, uncertain: 0, unresolved: 0 };
-  for (const result of results) counts[result.verdict]++;
+  const counts = countVerdicts(results);
+  const leftOut = results.filter((result) => NOT_JUDGED.includes(result.verdict));
+  const refused = counts.denied + counts.never + (strict ? counts.uncertain : 0) > 0;
   return {
     tokenKind: kind,
     results,
     grant,
+    leftOut,
     unused: token === undefined ? null : unusedGrants(token, permissionNeeds, scopeNeeds, policy),
     counts,
-    sufficient: counts.denied + counts.never + (strict ? counts.uncertain + counts.unresolved : 0) === 0,
+    sufficient: !refused && leftOut.length === 0,
+    passed: !refused && (allowUnjudged || leftOut.length === 0),
     strict,
+    allowUnjudged,
+    cannotHold: [...cannotHold].sort(),
+    job: options.job ?? null,
+    tokenLabel: options.tokenLabel ?? kind,
   };
-}
-
-/**
- * What a token holds that no need requires: each scope or permission whose removal (or, for
- * `write`, lowering to `read`) leaves every need as met as it was.
- */
-function unusedGrants(
-  token: Token,
-  permissionNeeds: readonly PermissionNeed[],
-  scopeNeeds: readonly ScopeNeed[],
-  policy: Policy,
-): string[] {
-  if ('scopes' in token) {
-    const closure = policy.tables.scopeClosure;
-    const met = (scopes: readonly string[]) => {
-      const held = heldScopes(scopes, closure);
-      return scopeNeeds.map((need) => scopesMeet(need, held));
-    };
-    const now = met(token.scopes);
-    const same = (other: boolean[]) => other.every((value, i) => value === now[i]);
-    // One at a time, each removal kept before the next is tried: two scopes that can stand in for
-    // each other are not both unused.
-    let kept = [...token.scopes];
-    const unused: string[] = [];
-    for (const scope of token.scopes) {
-      const without = kept.filter((s) => s !== scope);
-      if (same(met(without))) {
-        unused.push(scope);
-        kept = without;
-      }
-    }
-    return unused;
-  }
-  if (!('permissions' in token)) return [];
-  const granted = token.permissions;
-  const met = (candidate: Readonly<Record<string, Level>>) =>
-    permissionNeeds.map((need) => permissionsMeet(need, candidate));
-  const now = met(granted);
-  const same = (other: boolean[]) => other.every((value, i) => value === now[i]);
-  const unused: string[] = [];
-  // One at a time, keeping each removal (or lowering) before trying the next: of two permissions
-  // that stand in for each other, one is needed.
-  let kept: Record<string, Level> = { ...granted };
-  for (const [slug, level] of Object.entries(granted)) {
-    const { [slug]: _, ...without } = kept;
-    if (same(met(without))) {
-      unused.push(`${slug}=${level}`);
-      kept = without;
-    } else if (level === 'write' && same(met({ ...without, [slug]: 'read' }))) {
-      unused.push(`${slug}=write (read suffices)`);
-      kept = { ...without, [slug]: 'read' };
-    }
-  }
-  return unused;
 }

@@ -1,7 +1,7 @@
 /** OpenAPI 3.x documents: every operation is a call; the servers' base path is stripped. */
 import { HTTP_METHODS } from '../policy/index.js';
-import { parseSourceDocument } from '../tables/index.js';
 import { type Call, inputError } from './call.js';
+import { parseSource } from './json-document.js';
 
 const OPERATIONS = HTTP_METHODS.map((method) => method.toLowerCase());
 
@@ -28,7 +28,7 @@ function basePath(server: { url?: unknown; variables?: Record<string, { default?
  * readOpenApiCalls(text, 'api.yaml').map((c) => `${c.method} ${c.path}`); // ['GET /notifications']
  */
 export function readOpenApiCalls(text: string, file: string): Call[] {
-  const doc = parseSourceDocument(text, file);
+  const doc = parseSource(text, file);
   if (doc.issues.length > 0) throw inputError(doc.issues);
   const api = doc.value as { paths?: unknown; servers?: unknown };
   if (!isOpenApi(api) || api.paths === null || typeof api.paths !== 'object')

@@ -1,87 +1,134 @@
-/** Reads every SOURCE of `tollgate check`: calls files, OpenAPI documents, source code, workflows. */
+/** Reads every SOURCE of `tollgate check`: calls files, OpenAPI documents, source code, workflows, composite actions. */
 import { readdirSync, statSync } from 'node:fs';
-import { extname, join, relative } from 'node:path';
+import { extname, join } from 'node:path';
+import { isTollgateError } from '../index.js';
 import type { PolicyTables } from '../policy/index.js';
-import { readTextFile } from '../tables/index.js';
+import { type Issue, readTextFile } from '../tables/index.js';
 import { type Call, inputError, type SourceCalls, type WorkflowGrant } from './call.js';
 import { readListCalls, readTextCalls } from './calls-file.js';
 import { octokitRoutes } from './octokit-routes.js';
 import { isOpenApi, readOpenApiCalls } from './openapi.js';
 import { scanSource } from './scan-source.js';
-import { isWorkflowPath, readWorkflow } from './workflow.js';
+import { isActionPath, isWorkflowPath, readWorkflow } from './workflow.js';
 
 const CODE = new Set(['.js', '.mjs', '.cjs', '.jsx', '.ts', '.mts', '.cts', '.tsx']);
 const SKIPPED_FOLDERS = new Set(['node_modules', '.git', 'dist', 'coverage']);
 
+/** Every source file under `folder`, in name order; a loop over a stack, never recursion. */
 function codeFiles(folder: string): string[] {
   const found: string[] = [];
-  for (const entry of readdirSync(folder, { withFileTypes: true }).sort((a, b) =>
-    a.name < b.name ? -1 : 1,
-  )) {
-    const path = join(folder, entry.name);
-    if (entry.isDirectory()) {
-      if (!SKIPPED_FOLDERS.has(entry.name)) found.push(...codeFiles(path));
-    } else if (CODE.has(extname(entry.name)) && !entry.name.endsWith('.d.ts')) found.push(path);
-    else if (isWorkflowPath(path)) found.push(path);
+  const pending = [folder];
+  while (pending.length > 0) {
+    const current = pending.pop()!;
+    const entries = readdirSync(current, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
+    const folders: string[] = [];
+    for (const entry of entries) {
+      const path = join(current, entry.name);
+      if (entry.isDirectory()) {
+        if (!SKIPPED_FOLDERS.has(entry.name)) folders.push(path);
+      } else if (CODE.has(extname(entry.name)) && !entry.name.endsWith('.d.ts')) found.push(path);
+      else if (isWorkflowPath(path) || isActionPath(path)) found.push(path);
+    }
+    pending.push(...folders.reverse());
   }
   return found;
 }
 
+/** What the sources yield, and the problems of those that could not be read (the rest are still read). */
+export interface ReadSources extends SourceCalls {
+  /** One per source that could not be read: its file, line, column and why. */
+  readonly problems: readonly Issue[];
+}
+
+async function readOne(file: string, tables: PolicyTables): Promise<SourceCalls> {
+  const text = readTextFile(file);
+  const extension = extname(file).toLowerCase();
+  if (isWorkflowPath(file) || isActionPath(file))
+    return readWorkflow(text, file, tables, await octokitRoutes());
+  if (CODE.has(extension)) return { calls: scanSource(text, file, await octokitRoutes()), grants: [] };
+  if (extension === '.txt') return { calls: readTextCalls(text, file), grants: [] };
+  if (['.yaml', '.yml', '.json'].includes(extension))
+    return {
+      calls: isOpenApi(openApiField(text)) ? readOpenApiCalls(text, file) : readListCalls(text, file),
+      grants: [],
+    };
+  throw inputError([
+    {
+      code: 'unknown_source',
+      message: `cannot tell what \`${file}\` is`,
+      hint: 'sources: calls (.yaml, .json, .txt), OpenAPI 3 (.yaml, .json), code (.js, .ts, ...), workflows (workflows/*.yml), composite actions (action.yml), or a folder',
+      path: [],
+      source: { file, line: 0, column: 0 },
+    },
+  ]);
+}
+
 /**
- * The calls of every source, and the workflow tokens of any workflow among them. A folder is
- * scanned for code (and workflow files under a `workflows` folder). Throws TOLLGATE_INVALID_INPUT
- * naming the file (and line and column) of the first source that cannot be read.
+ * The calls of every source, and the workflow jobs among them. A folder is scanned for code,
+ * workflow files under a `workflows` folder and `action.yml` files. A source that cannot be read
+ * (missing, not parsable) is a problem with its file, line and column; the others are still read.
  * @example
  * import { readSources } from './read-sources.js';
  * import { shippedTables } from 'tollgate';
- * const { calls } = await readSources(['examples/ci/calls.yaml'], shippedTables());
+ * const { calls, problems } = await readSources(['examples/ci/calls.yaml', 'missing.yaml'], shippedTables());
  * calls.length > 0; // true
+ * problems[0]?.message; // 'no file or folder `missing.yaml`'
  */
-export async function readSources(sources: readonly string[], tables: PolicyTables): Promise<SourceCalls> {
+export async function readSources(sources: readonly string[], tables: PolicyTables): Promise<ReadSources> {
   const calls: Call[] = [];
   const grants: WorkflowGrant[] = [];
+  const problems: Issue[] = [];
   for (const source of sources) {
-    let stats: ReturnType<typeof statSync>;
+    let files: string[];
     try {
-      stats = statSync(source);
+      files = statSync(source).isDirectory() ? codeFiles(source) : [source];
     } catch {
-      throw inputError([
-        {
-          code: 'no_source',
-          message: `no file or folder \`${source}\``,
-          path: [],
-          source: { file: source, line: 0, column: 0 },
-        },
-      ]);
+      problems.push({
+        code: 'no_source',
+        message: `no file or folder \`${source}\``,
+        path: [],
+        source: { file: source, line: 0, column: 0 },
+      });
+      continue;
     }
-    const files = stats.isDirectory() ? codeFiles(source) : [source];
     for (const file of files) {
-      const shown = stats.isDirectory() ? join(source, relative(source, file)) : file;
-      const text = readTextFile(file);
-      const extension = extname(file).toLowerCase();
-      if (isWorkflowPath(file)) {
-        const found = readWorkflow(text, shown, tables, await octokitRoutes());
+      try {
+        const found = await readOne(file, tables);
         calls.push(...found.calls);
         grants.push(...found.grants);
-      } else if (CODE.has(extension)) calls.push(...scanSource(text, shown, await octokitRoutes()));
-      else if (extension === '.txt') calls.push(...readTextCalls(text, shown));
-      else if (['.yaml', '.yml', '.json'].includes(extension)) {
-        calls.push(
-          ...(isOpenApi(openApiField(text)) ? readOpenApiCalls(text, shown) : readListCalls(text, shown)),
-        );
-      } else
-        throw inputError([
-          {
-            code: 'unknown_source',
-            message: `cannot tell what \`${file}\` is`,
-            hint: 'sources: calls (.yaml, .json, .txt), OpenAPI 3 (.yaml, .json), code (.js, .ts, ...), workflows (workflows/*.yml), or a folder',
+      } catch (error) {
+        if (!isTollgateError(error)) {
+          // A fault of tollgate's own on this one file: reported as such, the other files still read.
+          const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+          problems.push({
+            code: 'internal_error',
+            message: `tollgate could not read this file (internal error: ${reason.split('\n')[0]}); please report it`,
             path: [],
-            source: { file: shown, line: 0, column: 0 },
-          },
-        ]);
+            source: { file, line: 0, column: 0 },
+          });
+          continue;
+        }
+        // Each line of the error is one problem: `file:line:col: message (hint)`.
+        for (const line of error.details.length > 0 ? error.details : [error.message])
+          problems.push(problemOf(line, file));
+      }
     }
   }
-  return { calls, grants };
+  return { calls, grants, problems };
+}
+
+function problemOf(line: string, file: string): Issue {
+  const match = /^(.*?):(\d+):(\d+): ([\s\S]*)$/.exec(line);
+  if (match === null) {
+    const message = line.startsWith(`${file}: `) ? line.slice(file.length + 2) : line;
+    return { code: 'unreadable_source', message, path: [], source: { file, line: 0, column: 0 } };
+  }
+  return {
+    code: 'unreadable_source',
+    message: match[4]!,
+    path: [],
+    source: { file: match[1]!, line: Number(match[2]), column: Number(match[3]) },
+  };
 }
 
 // The `openapi` field of a document, read leniently (the real reader reports any syntax problem).

@@ -1,6 +1,9 @@
-/** The human report: a table of calls, then the summary line. Colour only on a terminal. */
-import type { CheckReport, Verdict } from './check-calls.js';
-import { summaryLine } from './report-summary.js';
+/** The human report: per job, a table of calls, then the summary line and any advice. Colour only on a terminal. */
+
+import { escapeControl } from '../core/escape-control.js';
+import type { CheckReport } from './check-calls.js';
+import type { Verdict } from './judge-call.js';
+import { reportLabel, summaryLine } from './report-summary.js';
 
 const COLOURS: Readonly<Record<Verdict, string>> = {
   allowed: '\x1b[32m',
@@ -8,28 +11,50 @@ const COLOURS: Readonly<Record<Verdict, string>> = {
   never: '\x1b[31m',
   uncertain: '\x1b[33m',
   unresolved: '\x1b[33m',
+  unjudged: '\x1b[33m',
 };
 
+/** What a call is, in one phrase: `GET /path`, or how it was found when its route was not read. */
+export function callText(result: CheckReport['results'][number]): string {
+  const { call } = result;
+  if (call.graphql !== undefined) return `GraphQL ${call.graphql.operation} (${call.via ?? 'POST /graphql'})`;
+  return call.resolved ? `${call.method} ${call.path}` : `${call.via ?? 'a call'} (not resolved)`;
+}
+
 /**
- * The report as text lines; `colour` for a terminal.
+ * The report as text lines; `colour` for a terminal. Input (file names, routes) is shown with
+ * control characters escaped.
  * @example
  * import { textReport } from './report-text.js';
- * // textReport(report, false) -> ['bot.ts:3:7  GET /repos/{owner}/{repo}/issues/events  allowed', ..., '3 calls, 3 allowed; grant: issues=read']
+ * // textReport(report, false) -> 'bot.ts:3:7  GET /repos/{owner}/{repo}/issues/events  allowed\n...\nfine-grained: 3 calls, 3 allowed; grant: issues=read\n'
  */
 export function textReport(report: CheckReport, colour: boolean): string {
   const rows = report.results.map((result) => {
     const { call } = result;
-    const where = `${call.origin.file}:${call.origin.line}:${call.origin.column}`;
-    const what = call.resolved ? `${call.method} ${call.path}` : `${call.via ?? 'a call'} (not resolved)`;
+    const where = escapeControl(`${call.origin.file}:${call.origin.line}:${call.origin.column}`);
+    const what = escapeControl(callText(result));
     const verdict = colour ? `${COLOURS[result.verdict]}${result.verdict}\x1b[0m` : result.verdict;
-    return { where, what, verdict, note: result.note };
+    return { where, what, verdict, note: result.note === null ? null : escapeControl(result.note) };
   });
   const whereWidth = Math.max(0, ...rows.map((row) => row.where.length));
   const whatWidth = Math.max(0, ...rows.map((row) => row.what.length));
-  const lines = rows.map(
-    (row) =>
-      `${row.where.padEnd(whereWidth)}  ${row.what.padEnd(whatWidth)}  ${row.verdict}${row.note === null ? '' : `  ${row.note}`}`,
+  const lines: string[] = [];
+  if (report.job !== null) lines.push(escapeControl(`job ${report.job}:`));
+  lines.push(
+    ...rows.map(
+      (row) =>
+        `${row.where.padEnd(whereWidth)}  ${row.what.padEnd(whatWidth)}  ${row.verdict}${row.note === null ? '' : `  ${row.note}`}`,
+    ),
   );
-  lines.push(`${report.tokenKind}: ${summaryLine(report)}`);
+  lines.push(escapeControl(`${reportLabel(report)}: ${summaryLine(report)}`));
+  if (report.leftOut.length > 0)
+    lines.push(
+      `${report.passed ? 'warning' : 'error'}: ${report.leftOut.length} call${report.leftOut.length === 1 ? ' was' : 's were'} not judged${report.passed ? ' (allowed by --allow-unjudged)' : ' (--allow-unjudged makes this a warning)'}`,
+    );
+  if (report.workflow !== undefined) {
+    for (const advice of report.workflow.advice) lines.push(escapeControl(advice).replaceAll('\\x0a', '\n'));
+    if (!report.workflow.defaulted && !report.workflow.composite)
+      lines.push(`least block for the judged calls:\n${report.workflow.leastText}`);
+  }
   return `${lines.join('\n')}\n`;
 }

@@ -1,70 +1,50 @@
-/** Workflow files: the built-in workflow token their `permissions:` grant, and the calls of their github-script steps. */
+/** Workflow files and composite actions: per job, the workflow token its `permissions:` grant, and the calls its steps make. */
 import { isMap, isScalar, LineCounter, parseDocument, type Scalar } from 'yaml';
 import type { PolicyTables } from '../policy/index.js';
-import { closest, type Issue } from '../tables/index.js';
+import type { Issue } from '../tables/index.js';
 import { type Call, inputError, type Origin, type SourceCalls, type WorkflowGrant } from './call.js';
 import type { OctokitRoute } from './octokit-routes.js';
-import { scanSource } from './scan-source.js';
-
-const SHORTHANDS = ['read-all', 'write-all'] as const;
+import { readBlock } from './workflow-block.js';
+import { seedPermissions, shorthandBlock } from './workflow-keys.js';
+import { readSteps } from './workflow-steps.js';
 
 /**
- * The permissions a workflow states nowhere: not shown by the seeds. tollgate's choice, flagged as
- * uncertain in every report: `read-all` (every permission of the catalog at `read`).
+ * The permissions a workflow states nowhere: not shown by the seeds (the service's default depends
+ * on the repository's settings). tollgate's choice, flagged in every report: `read-all`.
  */
 export const DEFAULT_WORKFLOW_PERMISSIONS = 'read-all';
-
-/**
- * How the script's own lines and columns map onto the YAML file, or null where they do not line
- * up: a literal block (`|`) from the first line with text, indented as that line is; a
- * one-line plain or quoted scalar without escapes, from where its text starts.
- */
-function scriptOffset(
-  text: string,
-  type: string | undefined,
-  value: string,
-  start: Origin,
-): { line: number; column: number } | null {
-  const lines = text.split('\n');
-  if (type === 'BLOCK_LITERAL') {
-    let line = start.line; // the `|` line; the text starts below it
-    while (line < lines.length && lines[line]!.trim() === '') line++;
-    const indent = lines[line]?.match(/^ */)?.[0].length ?? 0;
-    // The scanner's line 1 is the value's first line, blank ones included.
-    const leadingBlank = value.length - value.replace(/^\n+/, '').length;
-    return { line: line - leadingBlank, column: indent };
-  }
-  if (value.includes('\n')) return null;
-  const source = lines[start.line - 1]?.slice(start.column - 1) ?? '';
-  if (type === 'PLAIN')
-    return source.startsWith(value) ? { line: start.line - 1, column: start.column - 1 } : null;
-  if ((type === 'QUOTE_DOUBLE' || type === 'QUOTE_SINGLE') && source.slice(1).startsWith(value))
-    return { line: start.line - 1, column: start.column };
-  return null;
-}
 
 /** True for a path under a `workflows` folder with a YAML extension. */
 export function isWorkflowPath(file: string): boolean {
   return /(^|[\\/])workflows[\\/][^\\/]+\.ya?ml$/.test(file);
 }
 
+/** True for an action's metadata file (`action.yml` or `action.yaml`). */
+export function isActionPath(file: string): boolean {
+  return /(^|[\\/])action\.ya?ml$/.test(file);
+}
+
+type Range = { range?: [number, number, number] };
+
 /**
- * Reads a workflow: per job, the workflow token its `permissions:` grant (the job's over the
- * workflow's; `read-all`, `write-all`, `{}`, or `scope: read|write|none`; absent: the default
- * above), and the calls of each `actions/github-script` step's inline `script`.
+ * Reads a workflow (or a composite action's `action.yml`, one job named after the action): per
+ * job, the workflow token its `permissions:` grant in the workflow vocabulary (the job's over the
+ * workflow's; `read-all`, `write-all`, `{}`, or `key: read|write|none`; absent: the default
+ * above), the calls of its `actions/github-script` scripts (`${{ }}` expressions anywhere) and
+ * `gh api` commands, the calls made with a step's own token apart, and the steps it cannot see into.
  * @example
  * import { octokitRoutes } from './octokit-routes.js';
  * import { readWorkflow } from './workflow.js';
  * import { shippedTables } from 'tollgate';
  * const text = 'on: push\npermissions: { issues: write }\njobs:\n  triage:\n    runs-on: x\n    steps:\n      - uses: actions/github-script@v7\n        with:\n          script: |\n            await github.rest.issues.createComment({ owner, repo, issue_number: 1, body: "hi" });\n';
  * const { calls, grants } = readWorkflow(text, '.service/workflows/triage.yml', shippedTables(), await octokitRoutes());
- * grants[0]?.permissions; // { issues: 'write' }
+ * grants[0]?.block; // { issues: 'write' }
  * calls[0]?.origin.line; // 10
  */
 export function readWorkflow(
   text: string,
   file: string,
-  tables: PolicyTables,
+  _tables: PolicyTables,
   routes: ReadonlyMap<string, OctokitRoute>,
 ): SourceCalls {
   const lineCounter = new LineCounter();
@@ -82,117 +62,87 @@ export function readWorkflow(
         source: at(error.pos[0]),
       })),
     );
-  const slugs = [...tables.permissions.keys()];
   const issues: Issue[] = [];
   const rangeOf = (path: (string | number)[]) =>
-    (document.getIn(path, true) as { range?: [number, number, number] } | undefined)?.range?.[0];
+    (document.getIn(path, true) as Range | undefined)?.range?.[0];
+  const lines = text.split('\n');
+  const grants: WorkflowGrant[] = [];
+  const calls: Call[] = [];
+  const context = { file, lines, at, routes };
 
-  function permissionsAt(path: (string | number)[]): Record<string, 'read' | 'write'> | undefined {
-    const value = document.getIn(path) as unknown;
-    if (value === undefined) return undefined;
-    const node = document.getIn(path, true);
-    // `write-all` grants each permission its highest level (`metadata` has only `read`).
-    const all = (level: 'read' | 'write') =>
-      Object.fromEntries(
-        slugs.map((slug) => [slug, tables.permissions.get(slug)!.levels.includes(level) ? level : 'read']),
-      );
-    if (value === 'read-all') return all('read');
-    if (value === 'write-all') return all('write');
-    if (!isMap(node)) {
-      issues.push({
-        code: 'bad_permissions',
-        message: `\`permissions: ${String(value)}\` is neither a shorthand nor a map`,
-        hint: `valid: ${SHORTHANDS.join(', ')}, {} or \`name: read|write|none\``,
-        path,
-        source: at(rangeOf(path)),
-      });
-      return {};
-    }
-    const granted: Record<string, 'read' | 'write'> = {};
-    for (const pair of node.items) {
-      const key = isScalar(pair.key) ? String((pair.key as Scalar).value) : '';
-      const level = isScalar(pair.value) ? String((pair.value as Scalar).value) : '';
-      const source = at((pair.key as { range?: [number, number, number] }).range?.[0]);
-      const slug = key.replaceAll('-', '_');
-      if (!tables.permissions.has(slug)) {
-        const near = closest(slug, slugs);
-        issues.push({
-          code: 'unknown_permission',
-          message: `unknown permission \`${key}\`${near === undefined ? '' : ` (did you mean \`${near.replaceAll('_', '-')}\`?)`}`,
-          hint: `valid: ${slugs.map((s) => s.replaceAll('_', '-')).join(', ')}`,
-          path: [...path, key],
-          source,
-        });
-        continue;
-      }
-      if (level === 'none') continue;
-      const valid = tables.permissions.get(slug)!.levels as readonly string[];
-      if (!valid.includes(level)) {
-        issues.push({
-          code: 'unknown_level',
-          message: `permission \`${key}\` has no level \`${level}\``,
-          hint: `valid levels: ${[...valid, 'none'].join(', ')}`,
-          path: [...path, key],
-          source,
-        });
-        continue;
-      }
-      granted[slug] = level as 'read' | 'write';
-    }
-    return granted;
+  const using = document.getIn(['runs', 'using']);
+  if (using !== undefined) {
+    if (using !== 'composite')
+      throw inputError([
+        {
+          code: 'not_composite',
+          message: `the action runs \`${String(using)}\`, not \`composite\`: its calls are in its code`,
+          hint: 'check the action’s source folder (e.g. `src/`) instead of its action.yml',
+          path: ['runs', 'using'],
+          source: at(rangeOf(['runs', 'using'])),
+        },
+      ]);
+    const name = document.getIn(['name']);
+    const job = typeof name === 'string' ? name : 'action';
+    const inputDefault = (expression: string) => {
+      const input = /^\$\{\{\s*inputs\.([A-Za-z0-9_-]+)\s*\}\}$/.exec(expression.trim())?.[1];
+      const value = input === undefined ? undefined : document.getIn(['inputs', input, 'default']);
+      return typeof value === 'string' ? value : undefined;
+    };
+    const steps = readSteps(document, ['runs', 'steps'], job, { ...context, envPaths: [], inputDefault });
+    calls.push(...steps.calls, ...steps.stepTokens.flatMap((s) => s.calls));
+    const block = shorthandBlock('read');
+    grants.push({
+      file,
+      job,
+      permissions: seedPermissions(block),
+      block,
+      origin: at(rangeOf(['runs'])),
+      defaulted: true,
+      composite: true,
+      ...steps,
+    });
+    return { calls, grants };
   }
 
   const jobs = document.getIn(['jobs'], true);
-  if (!isMap(jobs) || jobs.items.length === 0) {
+  if (!isMap(jobs) || jobs.items.length === 0)
     throw inputError([
       {
         code: 'no_jobs',
         message: 'a workflow needs `jobs:` with at least one job',
+        hint: 'or a composite action: `runs: { using: composite, steps: [...] }`',
         path: ['jobs'],
         source: at(rangeOf(['jobs']) ?? 0),
       },
     ]);
-  }
-  const workflowLevel = permissionsAt(['permissions']);
-  const grants: WorkflowGrant[] = [];
-  const calls: Call[] = [];
+  const workflowBlock = readBlock(document, ['permissions'], at, issues);
   for (const pair of jobs.items) {
     const job = isScalar(pair.key) ? String((pair.key as Scalar).value) : '';
-    const jobLevel = permissionsAt(['jobs', job, 'permissions']);
-    const permissions = jobLevel ?? workflowLevel;
-    const defaulted = permissions === undefined;
+    const jobBlock = readBlock(document, ['jobs', job, 'permissions'], at, issues);
+    const stated = jobBlock ?? workflowBlock;
+    const block = stated ?? shorthandBlock('read');
+    const steps = readSteps(document, ['jobs', job, 'steps'], job, {
+      ...context,
+      envPaths: [['jobs', job, 'env'], ['env']],
+    });
+    // A job that calls a reusable workflow hands it its token: what it needs is not in this file.
+    const reusable = document.getIn(['jobs', job, 'uses']);
+    if (typeof reusable === 'string')
+      steps.opaque.push(`the job calls the reusable workflow \`${reusable}\``);
+    calls.push(...steps.calls, ...steps.stepTokens.flatMap((s) => s.calls));
     grants.push({
       file,
       job,
-      permissions: permissions ?? Object.fromEntries(slugs.map((slug) => [slug, 'read' as const])),
+      permissions: seedPermissions(block),
+      block,
       origin: at(
-        rangeOf(['jobs', job, 'permissions']) ??
-          rangeOf(['permissions']) ??
-          (pair.key as { range?: [number, number, number] }).range?.[0],
+        rangeOf(['jobs', job, 'permissions']) ?? rangeOf(['permissions']) ?? (pair.key as Range).range?.[0],
       ),
-      defaulted,
+      defaulted: stated === undefined,
+      composite: false,
+      ...steps,
     });
-    const steps = document.getIn(['jobs', job, 'steps']);
-    if (!Array.isArray((steps as { items?: unknown[] } | undefined)?.items ?? steps)) continue;
-    const count = (document.getIn(['jobs', job, 'steps'], true) as { items: unknown[] }).items.length;
-    for (let i = 0; i < count; i++) {
-      const uses = document.getIn(['jobs', job, 'steps', i, 'uses']);
-      if (typeof uses !== 'string' || !uses.startsWith('actions/github-script')) continue;
-      const scriptNode = document.getIn(['jobs', job, 'steps', i, 'with', 'script'], true) as
-        | (Scalar & { range?: [number, number, number]; type?: string })
-        | undefined;
-      if (scriptNode === undefined || typeof scriptNode.value !== 'string') continue;
-      const start = at(scriptNode.range?.[0]);
-      const offset = scriptOffset(text, scriptNode.type, scriptNode.value, start);
-      for (const call of scanSource(scriptNode.value, file, routes, offset ?? { line: 0, column: 0 }))
-        calls.push({
-          ...call,
-          // Where the script's text cannot be mapped line for line (folded, or quoted over several
-          // lines, escapes), each call is placed at the script itself.
-          ...(offset === null ? { origin: start } : {}),
-          via: `${job}: ${call.via ?? 'github-script'}`,
-        });
-    }
   }
   if (issues.length > 0) throw inputError(issues);
   return { calls, grants };

@@ -1,16 +1,19 @@
 /** `tollgate check SOURCE...`: does a token suffice for every call an app makes, and what is the least it needs? */
+import { writeFileSync } from 'node:fs';
 import {
   type CheckReport,
   checkCalls,
+  checkWorkflowJob,
   githubReport,
   jsonReport,
   junitReport,
+  overlaySkeleton,
   readSources,
   sarifReport,
   textReport,
 } from '../check/index.js';
 import { createPolicy, shippedTables, TOKEN_KINDS, type Token } from '../policy/index.js';
-import { loadTables, loadTokenFile } from '../tables/index.js';
+import { escapeControl, formatIssue, loadTables, loadTokenFile } from '../tables/index.js';
 import { oneOf, parseCommandArgs } from './args.js';
 import { type Command, EXIT, UsageError } from './io.js';
 import { TOLLGATE_VERSION } from './version.js';
@@ -21,23 +24,29 @@ const HELP = `usage: tollgate check SOURCE... [--token FILE | --kind K] [options
 
 Judges every call an application makes, and computes the least-privilege grant for its token kind.
 A SOURCE is a calls file (YAML or JSON list, or text: one \`METHOD /path\` a line), an OpenAPI 3
-document, a JavaScript/TypeScript file or folder (Octokit calls are found in the code), or a
-workflow file under a workflows folder (its \`permissions:\` are the workflow token, its
-github-script steps are scanned).
+document, a JavaScript/TypeScript file or folder (Octokit calls are found in the code), a
+workflow file under a workflows folder (its \`permissions:\` are the workflow token; its
+github-script steps and \`gh api\` commands are read), or a composite action's action.yml.
 
-  --token FILE          the token to judge (YAML/JSON token file)
-  --kind K              no token: the least grant for this kind (${TOKEN_KINDS.join(', ')})
-  --format F            text (default), json, sarif, github (workflow annotations), junit
-  --json                the same as --format json
-  --strict              uncertain and unresolved calls fail too
-  --overlay FILE        apply an overlay table (repeatable)
+  --token FILE            the token to judge (YAML/JSON token file)
+  --kind K                no token: the least grant for this kind (${TOKEN_KINDS.join(', ')})
+  --format F              text (default), json, sarif, github (workflow annotations), junit
+  --json                  the same as --format json
+  --strict                uncertain calls fail too
+  --allow-unjudged        calls not judged (outside the table, unresolved, GraphQL) are a
+                          warning, not a failure (default: they fail the run)
+  --step-token-kind K     the kind of the tokens workflow steps are given (\`github-token:\`,
+                          \`GH_TOKEN\`); default: their calls are not judged
+  --write-overlay FILE    write an overlay skeleton for the endpoints the table lacks
+  --overlay FILE          apply an overlay table (repeatable)
 
 Without --token or --kind, each job of a workflow source is judged with its own workflow token.
 
 example:
-  tollgate check examples/ci/bot --token examples/ci/bot-token.yaml
+  tollgate check node_modules/tollgate/examples/ci/bot --token node_modules/tollgate/examples/ci/bot-token.yaml
 
-exit: 0 sufficient, 1 insufficient (or uncertain under --strict), 2 bad input`;
+exit: 0 every call judged and allowed, 1 a call refused or not judged (or uncertain under
+--strict), 2 bad input (a source that cannot be read: the others are still judged and printed)`;
 
 export const checkCommand: Command = async (args, io) => {
   const { values, positionals } = parseCommandArgs('check', args, {
@@ -46,6 +55,9 @@ export const checkCommand: Command = async (args, io) => {
     format: { type: 'string' },
     json: { type: 'boolean' },
     strict: { type: 'boolean' },
+    'allow-unjudged': { type: 'boolean' },
+    'step-token-kind': { type: 'string' },
+    'write-overlay': { type: 'string' },
     overlay: { type: 'string', multiple: true },
     help: { type: 'boolean', short: 'h' },
   });
@@ -63,51 +75,70 @@ export const checkCommand: Command = async (args, io) => {
   const overlays = (values.overlay as string[] | undefined) ?? [];
   const tables = overlays.length === 0 ? shippedTables() : loadTables(overlays);
   const policy = createPolicy(tables);
-  const strict = values.strict === true;
+  const options = {
+    policy,
+    strict: values.strict === true,
+    allowUnjudged: values['allow-unjudged'] === true,
+  };
   const kind =
     values.kind === undefined ? undefined : oneOf('token kind', values.kind as string, TOKEN_KINDS);
+  const stepTokenKind =
+    values['step-token-kind'] === undefined
+      ? undefined
+      : oneOf('token kind', values['step-token-kind'] as string, TOKEN_KINDS);
   const token: Token | undefined =
     values.token === undefined ? undefined : loadTokenFile(values.token as string, tables);
-  // Everything is read and judged before anything is printed: bad input leaves stdout empty.
-  const { calls, grants } = await readSources(positionals, tables);
+  // Everything is read and judged before anything is printed.
+  const { calls, grants, problems } = await readSources(positionals, tables);
   const reports: CheckReport[] = [];
   if (token !== undefined || kind !== undefined)
     reports.push(
       checkCalls(calls, {
-        policy,
+        ...options,
         ...(token === undefined ? {} : { token }),
         ...(kind === undefined ? {} : { kind }),
-        strict,
       }),
     );
   else if (grants.length > 0) {
     const others = calls.filter((call) => !grants.some((grant) => grant.file === call.origin.file));
     if (others.length > 0)
       throw new UsageError(
-        `check: ${others[0]!.origin.file} is not a workflow and has no token to be judged with; give \`--token FILE\` or \`--kind K\`, or check it on its own`,
+        `check: ${escapeControl(others[0]!.origin.file)} is not a workflow and has no token to be judged with; give \`--token FILE\` or \`--kind K\`, or check it on its own`,
       );
-    for (const grant of grants) {
-      const jobCalls = calls.filter(
-        (call) => call.origin.file === grant.file && call.via?.startsWith(`${grant.job}: `),
+    for (const grant of grants)
+      reports.push(
+        ...checkWorkflowJob(grant, { ...options, ...(stepTokenKind === undefined ? {} : { stepTokenKind }) }),
       );
-      const workflowToken: Token = { kind: 'workflow', permissions: grant.permissions, repositories: 'all' };
-      const report = checkCalls(jobCalls, { policy, token: workflowToken, strict });
-      reports.push(report);
-      if (grant.defaulted)
-        io.stderr(
-          `tollgate: ${grant.origin.file}:${grant.origin.line}:${grant.origin.column}: job \`${grant.job}\` states no \`permissions:\`; the seeds do not show the default, tollgate assumes read-all\n`,
-        );
-    }
-  } else
+  } else if (problems.length === 0 || calls.length > 0)
     throw new UsageError(
       'check: give `--token FILE` or `--kind K` (or a workflow file, whose permissions are its token)',
     );
-  // One document whatever the number of reports (one per workflow job): a reader parses one thing.
-  if (format === 'json') io.stdout(jsonReport(reports));
-  else if (format === 'sarif') io.stdout(sarifReport(reports, TOLLGATE_VERSION));
-  else if (format === 'junit') io.stdout(junitReport(reports));
-  else
-    for (const report of reports)
-      io.stdout(format === 'github' ? githubReport(report) : textReport(report, io.isTty));
-  return reports.every((report) => report.sufficient) ? EXIT.ok : EXIT.insufficient;
+  if (typeof values['write-overlay'] === 'string') {
+    const skeleton = overlaySkeleton(reports);
+    const target = values['write-overlay'];
+    writeFileSync(target, skeleton ?? 'version: 1\nendpoints: {}\n');
+    const count = skeleton === null ? 0 : (skeleton.match(/^ {4}fine_grained:/gm) ?? []).length;
+    io.stderr(
+      `tollgate: wrote ${count} endpoint${count === 1 ? '' : 's'} to fill to ${escapeControl(target)}\n`,
+    );
+  }
+  // Nothing read at all (every source a problem): nothing to print but the problems.
+  if (reports.length > 0 && (calls.length > 0 || grants.length > 0 || problems.length === 0)) {
+    // One document whatever the number of reports (one per workflow job): a reader parses one thing.
+    if (format === 'json') io.stdout(jsonReport(reports));
+    else if (format === 'sarif') io.stdout(sarifReport(reports, TOLLGATE_VERSION));
+    else if (format === 'junit') io.stdout(junitReport(reports));
+    else
+      for (const report of reports)
+        io.stdout(format === 'github' ? githubReport(report) : textReport(report, io.isTty));
+  }
+  for (const problem of problems) io.stderr(`tollgate: ${escapeControl(formatIssue(problem))}\n`);
+  if (problems.length > 0) {
+    if (calls.length > 0 || grants.length > 0)
+      io.stderr(
+        `tollgate: ${problems.length} source${problems.length === 1 ? '' : 's'} could not be read; the others were judged\n`,
+      );
+    return EXIT.badInput;
+  }
+  return reports.every((report) => report.passed) ? EXIT.ok : EXIT.insufficient;
 };

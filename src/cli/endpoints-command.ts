@@ -5,7 +5,7 @@ import {
   type PolicyTables,
   shippedTables,
 } from '../policy/index.js';
-import { loadTables } from '../tables/index.js';
+import { escapeControl, loadTables } from '../tables/index.js';
 import { parseCommandArgs } from './args.js';
 import { type Command, EXIT } from './io.js';
 
@@ -82,7 +82,7 @@ export const endpointsCommand: Command = (args, io) => {
   }
   if (positionals.length > 0) {
     io.stderr(
-      `tollgate: endpoints: unexpected argument \`${positionals[0]}\`; usage: tollgate endpoints [--json]\n`,
+      `tollgate: endpoints: unexpected argument \`${escapeControl(positionals[0]!)}\`; usage: tollgate endpoints [--json]\n`,
     );
     return EXIT.badInput;
   }

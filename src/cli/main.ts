@@ -1,6 +1,6 @@
 /** The `tollgate` command as a function: dispatches to one file per command, maps errors to exit codes. */
 import { isTollgateError } from '../index.js';
-import { didYouMean } from '../tables/index.js';
+import { didYouMean, escapeControl } from '../tables/index.js';
 import { commands } from './commands.js';
 import { type CliIo, EXIT, UsageError } from './io.js';
 import { TOLLGATE_VERSION } from './version.js';
@@ -42,7 +42,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   if (load === undefined) {
     const names = Object.keys(commands);
     io.stderr(
-      `tollgate: unknown command \`${name}\`${didYouMean(name, names)}; valid commands: ${names.join(', ')}\n`,
+      `tollgate: unknown command \`${escapeControl(name)}\`${escapeControl(didYouMean(name, names))}; valid commands: ${names.join(', ')}\n`,
     );
     return EXIT.badInput;
   }
@@ -51,8 +51,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return await command(rest, io);
   } catch (error) {
     if (error instanceof UsageError || isTollgateError(error)) {
-      io.stderr(`tollgate: ${error.message}\n`);
-      for (const detail of isTollgateError(error) ? error.details : []) io.stderr(`${detail}\n`);
+      // Values from input (file names, token fields) may hold escape sequences: never sent raw.
+      io.stderr(`tollgate: ${escapeControl(error.message)}\n`);
+      for (const detail of isTollgateError(error) ? error.details : [])
+        io.stderr(`${escapeControl(detail)}\n`);
       return EXIT.badInput;
     }
     throw error;

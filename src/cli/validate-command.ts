@@ -4,6 +4,7 @@ import type { RawPermissionsTable, RawScopesTable } from '../policy/index.js';
 import { compileTables, shippedSources, shippedTables } from '../policy/index.js';
 import type { SchemaName } from '../tables/index.js';
 import {
+  escapeControl,
   formatIssue,
   type Issue,
   inFileOrder,
@@ -98,8 +99,8 @@ export const validateCommand: Command = async (args, io) => {
   for (const file of positionals) {
     const { issues, summary } = validateFile(file);
     problems += issues.length;
-    for (const issue of inFileOrder(issues)) io.stderr(`${formatIssue(issue)}\n`);
-    if (issues.length === 0) io.stdout(`${file}: ok (${summary})\n`);
+    for (const issue of inFileOrder(issues)) io.stderr(`${escapeControl(formatIssue(issue))}\n`);
+    if (issues.length === 0) io.stdout(`${escapeControl(file)}: ok (${summary})\n`);
   }
   return problems === 0 ? EXIT.ok : EXIT.badInput;
 };

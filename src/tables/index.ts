@@ -1,4 +1,6 @@
 /** tollgate/tables (Node only): tables, overlays and token files from disk, schema validation, positions, suggestions. */
+
+export { escapeControl } from '../core/escape-control.js';
 export { formatIssue, type Issue, inFileOrder, type SourcePosition } from '../core/issue.js';
 export { closest, didYouMean } from '../core/suggest.js';
 export { shippedSources } from '../policy/index.js';

@@ -5,12 +5,13 @@ import permissionsSchema from '../../data/schema/permissions.schema.json';
 import scenarioSchema from '../../data/schema/scenario.schema.json';
 import scopesSchema from '../../data/schema/scopes.schema.json';
 import tokenSchema from '../../data/schema/token.schema.json';
+import workflowPermissionsSchema from '../../data/schema/workflow-permissions.schema.json';
 import type { Issue } from '../core/issue.js';
 import { didYouMean } from '../core/suggest.js';
 import type { SourceDocument } from './yaml-document.js';
 
 /** The schemas tollgate ships (`tollgate/schema/<name>.schema.json`). */
-export type SchemaName = 'permissions' | 'scopes' | 'token' | 'limits' | 'scenario';
+export type SchemaName = 'permissions' | 'scopes' | 'token' | 'limits' | 'scenario' | 'workflow-permissions';
 
 const extraSchemas = new Map<SchemaName, object>();
 const compiled = new Map<SchemaName, ValidateFunction>();
@@ -32,6 +33,7 @@ function validatorFor(name: SchemaName): ValidateFunction {
       token: tokenSchema,
       limits: limitsSchema,
       scenario: scenarioSchema,
+      'workflow-permissions': workflowPermissionsSchema,
     };
     const schema = extraSchemas.get(name) ?? builtIn[name];
     if (schema === undefined) throw new Error(`schema \`${name}\` is not registered`);

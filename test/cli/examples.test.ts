@@ -23,9 +23,15 @@ async function cli(argv: readonly string[]) {
   return { code, stdout, stderr, output: stdout + stderr };
 }
 
-/** `tollgate a b c` as argv, relative paths taken from the project root. */
+/**
+ * `tollgate a b c` as argv, relative paths taken from the project root. The README's examples run
+ * from an installed package: `node_modules/tollgate/` is this project's root (the packed-tarball
+ * test runs them from a real install).
+ */
+const INSTALLED = /node_modules\/tollgate\//g;
 const argvOf = (line: string) =>
   line
+    .replace(INSTALLED, '')
     .replace(/^\$?\s*tollgate\s+/, '')
     .trim()
     .split(/\s+/);
@@ -72,7 +78,8 @@ describe('examples a newcomer is shown', () => {
       if (shown[0]?.startsWith('tollgate:')) expect(result.code).toBe(2);
       else expectUseful(result, line);
       const folded = result.output.replace(/\s+/g, ' ');
-      for (const text of shown.map(promised).filter((t) => t !== '')) expect(folded, line).toContain(text);
+      for (const text of shown.map((s) => promised(s.replace(INSTALLED, ''))).filter((t) => t !== ''))
+        expect(folded, line).toContain(text);
     });
   }
 

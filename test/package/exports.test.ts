@@ -148,7 +148,10 @@ const PINNED_EXPORTS: Record<string, string[]> = {
   ],
   'tollgate/check': [
     'DEFAULT_WORKFLOW_PERMISSIONS',
+    'WORKFLOW_KEYS',
     'checkCalls',
+    'checkWorkflowJob',
+    'ghApiCalls',
     'githubReport',
     'grantText',
     'jsonReport',
@@ -156,6 +159,7 @@ const PINNED_EXPORTS: Record<string, string[]> = {
     'leastPermissions',
     'leastScopes',
     'octokitRoutes',
+    'overlaySkeleton',
     'readListCalls',
     'readOpenApiCalls',
     'readSources',
@@ -183,6 +187,7 @@ const PINNED_EXPORTS: Record<string, string[]> = {
   'tollgate/tables': [
     'closest',
     'didYouMean',
+    'escapeControl',
     'formatIssue',
     'inFileOrder',
     'loadTableText',
