@@ -1,6 +1,13 @@
 /** tollgate/fastify: the gate as a Fastify plugin (onRequest, onResponse, onRequestAbort hooks). */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createGate, type Gate, type GateAnswer, type GateOptions, type RequestFacts } from '../index.js';
+import {
+  createGate,
+  type Gate,
+  type GateAnswer,
+  type GateOptions,
+  type RequestFacts,
+  TollgateError,
+} from '../index.js';
 import { SlotWatch } from './socket-watch.js';
 
 function factsOf(request: FastifyRequest): RequestFacts {
@@ -19,17 +26,39 @@ function factsOf(request: FastifyRequest): RequestFacts {
 const isGate = (options: GateOptions | Gate): options is Gate =>
   typeof (options as Partial<Gate> | null)?.check === 'function';
 
-/** The gate's options without those Fastify itself reads from `register` (and passes on to the plugin). */
-function gateOptionsOf(options: GateOptions): GateOptions {
-  if (typeof options !== 'object' || options === null) return options;
+// Fastify's prefixes: the one of the context the plugin is registered in (`app.prefix`; the
+// plugin does not encapsulate, so that is the caller's) and `register(..., { prefix })`. Neither
+// changes the URL a hook sees, so the gate's basePath starts with them.
+function gateUnder(
+  contextPrefix: string,
+  options: (GateOptions & { readonly prefix?: string }) | Gate,
+): Gate {
+  // Not an object: createGate refuses it, by its own name, in one line.
+  if (typeof options !== 'object' || options === null) return createGate(options as GateOptions);
+  const prefix = joinPaths(contextPrefix, 'prefix' in options ? (options.prefix ?? '') : '');
+  if (isGate(options)) {
+    if (prefix === '') return options;
+    throw new TollgateError(
+      'TOLLGATE_INVALID_OPTION',
+      `tollgate/fastify: a ready-made gate registered under the prefix \`${prefix}\`; register the gate's options instead, or create it with \`basePath: '${prefix}'\` outside any prefix`,
+    );
+  }
+  // Fastify passes its own register options on to the plugin too: they are not the gate's.
   const {
-    prefix: _prefix,
+    prefix: _registered,
     logLevel: _logLevel,
     logSerializers: _logSerializers,
     ...gateOptions
   } = options as GateOptions & Record<'prefix' | 'logLevel' | 'logSerializers', unknown>;
-  return gateOptions;
+  const given: unknown = gateOptions.basePath ?? '';
+  // A basePath that is not a path is left for createGate to refuse, by its own name.
+  if (prefix === '' || typeof given !== 'string' || (given !== '' && !given.startsWith('/')))
+    return createGate(gateOptions);
+  return createGate({ ...gateOptions, basePath: joinPaths(prefix, given) });
 }
+
+const joinPaths = (first: string, second: string): string =>
+  (first.endsWith('/') ? first.slice(0, -1) : first) + second;
 
 /**
  * The plugin: `app.register(tollgatePlugin, options)`. It does not encapsulate (fastify-plugin's
@@ -37,15 +66,20 @@ function gateOptionsOf(options: GateOptions): GateOptions {
  * registered on. Refusals are answered in `onRequest`; allowed requests get the gate's headers
  * and are settled in `onResponse`, or freed in `onRequestAbort` or when their connection closes
  * (a pipelined request waiting its turn included). A gate failure goes to `onError` first, then to
- * Fastify's error handler (`setErrorHandler`, or Fastify's default 500, logged).
+ * Fastify's error handler (`setErrorHandler`, or Fastify's default 500, logged). Under a prefix
+ * (`register(tollgatePlugin, { prefix: '/api', ... })`, or registered inside a prefixed context)
+ * the API is taken to live there: the prefix starts the gate's `basePath`.
  * @example
  * import Fastify from 'fastify';
  * import { tollgatePlugin } from 'tollgate/fastify';
  * const app = Fastify();
  * await app.register(tollgatePlugin, { lookupToken: () => null });
  */
-export async function tollgatePlugin(app: FastifyInstance, options: GateOptions | Gate): Promise<void> {
-  const gate = isGate(options) ? options : createGate(gateOptionsOf(options));
+export async function tollgatePlugin(
+  app: FastifyInstance,
+  options: (GateOptions & { readonly prefix?: string }) | Gate,
+): Promise<void> {
+  const gate = gateUnder(app.prefix, options);
   const watches = new WeakMap<FastifyRequest, SlotWatch>();
   // Callback style, so a synchronous gate (memory store, synchronous lookup) costs no promise.
   app.addHook('onRequest', (request, reply, done) => {

@@ -19,11 +19,15 @@ export interface Call {
   readonly resolved: boolean;
   /** What the call was found as, e.g. `octokit.rest.issues.listEvents`. */
   readonly via?: string;
-  /** A GraphQL call (method `POST`, path `/graphql`): its operation and the seed's point cost. */
-  readonly graphql?: { operation: 'query' | 'mutation' | 'unknown'; cost: 1 | 5 };
-  /** Why an unresolved call could not be resolved. */
+  /**
+   * Set on a GraphQL call (method `POST`, path `/graphql`): whether it is a query or a mutation, and
+   * its point cost (seed 000, "Point costs": without mutation 1, with mutation 5). An operation the
+   * scanner cannot read (a query built elsewhere) is `unknown`, reported at the higher cost, 5.
+   */
+  readonly graphql?: { readonly operation: 'query' | 'mutation' | 'unknown'; readonly cost: 1 | 5 };
+  /** Why an unresolved call could not be resolved, one line, e.g. ``the route is the parameter `route` ``. */
   readonly reason?: string;
-  /** Computed method names: the `METHOD /route` candidates. */
+  /** For a computed method name, the `METHOD /route` candidates the scanner can see in the module. */
   readonly candidates?: readonly string[];
   /** The workflow job the call belongs to. */
   readonly job?: string;

@@ -21,6 +21,8 @@ import {
   type ResourceContext,
   shippedTables,
 } from '../policy/index.js';
+import { createBasePath, outsideDecision } from './base-path.js';
+import { guardBypass } from './bypass-guard.js';
 import { type CpuMark, createCpuShare, processCpuClock } from './cpu-share.js';
 import type { GateAnswer } from './gate-answer.js';
 import type { GateHookOptions } from './gate-hook-options.js';
@@ -62,6 +64,8 @@ export interface GateOptions extends GateHookOptions {
   readonly unknownEndpoint?: PolicyOptions['unknownEndpoint'];
   /** With the default policy: the permission header names. */
   readonly headerNames?: PolicyOptions['headerNames'];
+  /** Where the API lives (default `''`), after a framework's own prefix; outside it: unknown endpoints. */
+  readonly basePath?: string;
   /** The service's load (0 idle, 1 full) for `X-Poll-Interval`. Default: always 0. */
   readonly load?: () => number;
   /** Epoch ms for `Last-Modified`. Default `Date.now`. */
@@ -110,6 +114,7 @@ export function createGate(options: GateOptions): Gate {
       ...(options.headerNames === undefined ? {} : { headerNames: options.headerNames }),
     });
   const limiter = options.limiter ?? createLimiter();
+  const basePath = createBasePath(options.basePath ?? '');
   if (options.resolveToken === undefined && options.lookupToken === undefined)
     throw new TollgateError(
       'TOLLGATE_INVALID_OPTION',
@@ -129,7 +134,7 @@ export function createGate(options: GateOptions): Gate {
   const cpu = createCpuShare(options.measureCpu === false ? null : processCpuClock());
   const answers = limiter.config.answers;
   const pollHeaders = answers.headers;
-  const bypass = bypassOf(options);
+  const bypass = guardBypass(bypassOf(options), basePath, policy.tables.routes);
   const decisionHook = decisionHookOf(options);
   const reportError = errorReporterOf(options);
   const { respond, refuse, limitHeadersOf, limitedBody, headOnly } = createGateResponses(
@@ -192,8 +197,12 @@ export function createGate(options: GateOptions): Gate {
       if (token === BAD_CREDENTIALS)
         return respond(facts, 401, 'Bad credentials', 'bad_credentials', null, null, {});
       const apiVersion = facts.header('x-service-api-version');
-      const request = { method: facts.method, path: facts.target, apiVersion: apiVersion ?? null };
-      const decision = policy.authorize(request, token);
+      const path = basePath.strip(facts.target);
+      const request = { method: facts.method, path: path ?? facts.target, apiVersion: apiVersion ?? null };
+      const decision =
+        path === null
+          ? outsideDecision(basePath, facts.method, facts.target, policy.options.unknownEndpoint)
+          : policy.authorize(request, token);
       if (decision.reason === 'bad_path' || decision.reason === 'unknown_endpoint')
         return refuse(facts, decision, null, {});
       // Outside the table and passed on, as configured: the gate neither decides nor charges it.

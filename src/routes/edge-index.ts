@@ -62,3 +62,34 @@ export function findEdge<T>(index: EdgeIndex<T>, target: string, from: number, t
   }
   return undefined;
 }
+
+// ASCII upper case to lower case by char code; every other code unchanged.
+const lower = (code: number): number => (code >= 65 && code <= 90 ? code + 32 : code);
+
+/**
+ * The target of the static text equal to `target.slice(from, to)` when ASCII letter case is
+ * ignored, or undefined. Called only after findEdge found nothing: a segment that names a static
+ * segment in another letter case (`ACTIONS` for `actions`), which case-insensitive routers
+ * (Express by default, Fastify with `caseSensitive: false`) route to that static segment. Cheap for
+ * the usual parameter value: only texts of the segment's length are compared.
+ * @example
+ * import { buildEdgeIndex, findEdgeFolded } from './edge-index.js';
+ * findEdgeFolded(buildEdgeIndex(new Map([['issues', 'I']])), '/repos/o/r/ISSUES', 11, 17); // 'I'
+ */
+export function findEdgeFolded<T>(
+  index: EdgeIndex<T>,
+  target: string,
+  from: number,
+  to: number,
+): T | undefined {
+  const length = to - from;
+  if (length > index.maxLength) return undefined;
+  const end = index.byLength[length + 1]!;
+  for (let k = index.byLength[length]!; k < end; k++) {
+    const text = index.texts[k]!;
+    let i = 0;
+    while (i < length && lower(text.charCodeAt(i)) === lower(target.charCodeAt(from + i))) i++;
+    if (i === length) return index.targets[k];
+  }
+  return undefined;
+}

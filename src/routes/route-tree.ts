@@ -3,7 +3,7 @@
 import { TollgateError } from '../core/errors.js';
 import type { Automaton } from './build-automaton.js';
 import { buildAutomaton, routeFor } from './build-automaton.js';
-import { findEdge } from './edge-index.js';
+import { findEdge, findEdgeFolded } from './edge-index.js';
 import { matchCarefully } from './match-carefully.js';
 import { type ParamPlan, planParams, readParams } from './param-plan.js';
 import { parseTemplate, type TemplateSegment } from './parse-template.js';
@@ -91,7 +91,9 @@ export function compileRoutes(routes: readonly RouteInput[]): RouteTree {
 /**
  * Matches a raw request target (path, optional query string and fragment, still percent-encoded)
  * for `method`: bad_path checks on the raw path first, then one automaton step per segment, then the
- * winning template's parameters, percent-decoded (`.git` cut where the route asks).
+ * winning template's parameters, percent-decoded (`.git` cut where the route asks). Spellings that
+ * routers read as a listed route are matched as that route (repeated or trailing slashes, a static
+ * segment in other letter case where no parameter could stand) or refused (see matchCarefully).
  * Time is linear in the path's length whatever the table and the input. A plain path (the common
  * case, see scanPath) is matched in place by segment offsets, without splitting or decoding; any
  * other takes the careful path (splitPath, extractParams) with the same answers.
@@ -109,8 +111,23 @@ export function matchRoute(tree: RouteTree, method: string, target: string): Rou
   const bounds = scratch.bounds;
   let state = compiled.automaton.start;
   for (let i = 0; i < count; i++) {
-    const next = findEdge(state.edges, target, bounds[i]!, bounds[i + 1]! - 1) ?? state.other;
-    if (next === null) return NO_MATCH;
+    const from = bounds[i]!;
+    const to = bounds[i + 1]! - 1;
+    let next = findEdge(state.edges, target, from, to);
+    if (next === undefined) {
+      // A listed segment in other letter case: the careful path decides (or refuses) it. Only
+      // statics of the segment's length can be one, so most parameter values cost two reads.
+      const edges = state.edges;
+      const length = to - from;
+      if (
+        length <= edges.maxLength &&
+        edges.byLength[length] !== edges.byLength[length + 1] &&
+        findEdgeFolded(edges, target, from, to) !== undefined
+      )
+        return matchCarefully(compiled, method, target);
+      if (state.other === null) return NO_MATCH;
+      next = state.other;
+    }
     state = next;
   }
   const route = routeFor(state, method);

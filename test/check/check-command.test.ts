@@ -292,17 +292,40 @@ describe('tollgate check on bad input', () => {
     await expectBadInput(['check', workflow], 'empty.yml:', 'a workflow needs `jobs:`');
   });
 
-  it('names the place of code that does not parse', async () => {
-    const code = file('broken.ts', 'const a = 1;\nconst = ;\n');
-    await expectBadInput(['check', code, '--kind', 'classic'], 'broken.ts:2:', 'cannot parse');
+  it('lists code that does not parse as one unresolved call at the error, and still judges the other files', async () => {
+    const broken = file('mixed/broken.ts', 'const a = 1;\nconst = ;\n');
+    file('mixed/good.ts', 'await octokit.issues.listEventsForRepo({ owner, repo });\n');
+    const { code, stdout } = await run(
+      'check',
+      broken.replace(/broken\.ts$/, ''),
+      '--kind',
+      'classic',
+      '--format',
+      'json',
+    );
+    expect(code).not.toBe(2);
+    const calls = (
+      JSON.parse(stdout) as {
+        calls: { file: string; line: number; resolved: boolean; via: string; path: string | null }[];
+      }
+    ).calls;
+    expect(
+      calls.map((call) => [call.file.replace(/^.*mixed\//, ''), call.line, call.resolved, call.via]),
+    ).toEqual([
+      ['broken.ts', 2, false, 'the whole file'],
+      ['good.ts', 1, true, 'octokit.issues.listEventsForRepo'],
+    ]);
   });
 
-  it('names a REST method Octokit does not have, with the closest one', async () => {
-    const code = file('typo.ts', 'await octokit.rest.issues.listEventsForRepos({ owner, repo });\n');
-    await expectBadInput(
-      ['check', code, '--kind', 'classic'],
-      'typo.ts:1:7: no Octokit REST method `issues.listEventsForRepos` (did you mean `issues.listEventsForRepo`?)',
+  it('lists a REST method Octokit does not have as one unresolved call and goes on (was: the end of the run)', async () => {
+    const code = file(
+      'typo.ts',
+      'await octokit.rest.issues.listEventsForRepos({ owner, repo });\nawait octokit.rest.issues.listEventsForRepo({ owner, repo });\n',
     );
+    const { code: exit, stdout } = await run('check', code, '--kind', 'classic');
+    expect(exit).not.toBe(2);
+    expect(stdout).toMatch(/typo\.ts:1:7\s+octokit\.rest\.issues\.listEventsForRepos \(not resolved\)/);
+    expect(stdout).toMatch(/typo\.ts:2:7\s+GET \/repos\/\{owner\}\/\{repo\}\/issues\/events/);
   });
 
   it('refuses an unknown token kind, format or source', async () => {

@@ -119,8 +119,38 @@ describe('matchRoute: static and parameter segments', () => {
     );
   });
 
-  it('compares static segments raw and case-sensitively', () => {
-    expect(match('GET', '/Repos/octo/app')).toEqual({ kind: 'no_match' });
+  it('reads a static segment in other letter case as that segment where no parameter could stand', () => {
+    // Express routes case-insensitively by default: `/Repos/octo/app` reaches the handler of
+    // `/repos/{owner}/{repo}`, so it is decided as that endpoint, never passed on as unknown.
+    expect(match('GET', '/Repos/octo/app')).toEqual(
+      matched('GET', '/repos/{owner}/{repo}', { owner: 'octo', repo: 'app' }),
+    );
+    expect(match('GET', '/REPOS/Octo/App/ISSUES/7')).toEqual(
+      matched('GET', '/repos/{owner}/{repo}/issues/{issue_number}', {
+        owner: 'Octo',
+        repo: 'App',
+        issue_number: '7',
+      }),
+    );
+    expect(match('GET', '/USER/Repos?x=1')).toEqual(matched('GET', '/user/repos', {}));
+  });
+
+  it('refuses a static segment in other letter case where a parameter may also stand', () => {
+    // Case-insensitive routers take `/orgs/x/ACTIONS/hosted-runners` to the hosted-runners route,
+    // case-sensitive ones to `{security_product}/{enablement}`: deciding either would be a guess.
+    const result = match('POST', '/orgs/octo/ACTIONS/hosted-runners');
+    expect(result.kind).toBe('bad_path');
+    expect(result.kind === 'bad_path' && result.message).toContain('`ACTIONS`');
+    expect(match('POST', '/orgs/octo/Actions%20x/hosted-runners')).toEqual(
+      matched('POST', '/orgs/{org}/{security_product}/{enablement}', {
+        org: 'octo',
+        security_product: 'Actions x',
+        enablement: 'hosted-runners',
+      }),
+    );
+  });
+
+  it('compares static segments raw, never percent-decoded', () => {
     expect(match('GET', '/rep%6Fs/octo/app').kind).toBe('bad_path');
     // A router that decodes first would read `%61ctions` as the static `actions`, one that does not
     // as a parameter: the engine refuses to guess.
@@ -358,11 +388,28 @@ describe('matchRoute: bad paths', () => {
     expectBadPath('GET', '/repos/octo/%2E', '%2E');
   });
 
-  it('answers bad_path for empty segments', () => {
-    expectBadPath('GET', '/user//repos', '/user');
-    expectBadPath('GET', '/user/repos/', '/user/repos');
-    expectBadPath('GET', '//user/repos', '/');
-    expectBadPath('GET', '/repos/octo/app/contents/docs//a.md', '/repos/octo/app/contents/docs');
+  it('reads repeated slashes as one and drops a trailing slash, as routers that ignore them do', () => {
+    for (const target of ['/user//repos', '/user/repos/', '//user/repos', '/user/repos//?page=2'])
+      expect(match('GET', target), target).toEqual(matched('GET', '/user/repos', {}));
+    expect(match('GET', '//')).toEqual(matched('GET', '/', {}));
+    expect(match('GET', '/repos/octo//app.git/contents/docs//a.md/')).toEqual(
+      matched('GET', '/repos/{owner}/{repo}/contents/{path}', {
+        owner: 'octo',
+        repo: 'app',
+        path: 'docs/a.md',
+      }),
+    );
+    expectBadPath('GET', '/repos/octo//app/contents/../x', '..');
+  });
+
+  it('refuses an empty segment that routers reading it as an empty parameter route elsewhere', () => {
+    // find-my-way runs `/repos/{owner}/{repo}/issues/{issue_number}` for `.../issues/` (an empty
+    // issue_number), Express and Hono `/repos/{owner}/{repo}/issues`: no single answer is right.
+    expectBadPath('GET', '/repos/octo/app/issues/', '/repos/octo/app/issues/');
+    expectBadPath('GET', '/repos/octo/app/issues/?x=1', '/repos/octo/app/issues/');
+    expect(match('POST', '/repos/octo/app/issues/')).toEqual(
+      matched('POST', '/repos/{owner}/{repo}/issues', { owner: 'octo', repo: 'app' }),
+    );
   });
 
   it('answers bad_path for backslashes, raw or encoded', () => {
