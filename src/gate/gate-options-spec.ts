@@ -33,7 +33,12 @@ export const GATE_OPTIONS = defineOptions('createGate', {
     load: func(),
     clock: func(),
     measureCpu: bool(),
-    basePath: text(true),
+    // The form of a path (`/api`, no `//`, `.` or escapes) is checked where it is compiled.
+    basePath: {
+      kind: 'test',
+      expected: "a path such as `/api` (`''` for none)",
+      test: (v) => typeof v === 'string',
+    },
     skip: func(),
     onError: func(),
     onDecision: func(),
