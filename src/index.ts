@@ -16,7 +16,13 @@ export {
   type Settle,
 } from './gate/index.js';
 export { createLimiter } from './limiter/create-limiter.js';
-export type { AdmitRequest, CompleteFacts, Limiter, LimiterOptions } from './limiter/limiter.js';
+export type {
+  AdmitRequest,
+  CompleteFacts,
+  IdentitySnapshot,
+  Limiter,
+  LimiterOptions,
+} from './limiter/limiter.js';
 export { limitedResponse } from './limits/answers.js';
 export type { WindowMode } from './limits/limits-config.js';
 export type { LimitsStore } from './limits/limits-store.js';

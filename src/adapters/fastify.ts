@@ -10,7 +10,13 @@ import {
 } from '../index.js';
 import { SlotWatch } from './socket-watch.js';
 
+/**
+ * The request's facts. The peer is Fastify's `request.ip`: the socket's address, or when the
+ * instance trusts proxies (Fastify's own `trustProxy`) the client's as Fastify reads it. Leave the
+ * gate's `trustProxy` unset then, or the hops count twice.
+ */
 function factsOf(request: FastifyRequest): RequestFacts {
+  const remoteAddress = request.ip ?? request.socket.remoteAddress;
   return {
     method: request.method,
     target: request.raw.url ?? request.url,
@@ -18,7 +24,7 @@ function factsOf(request: FastifyRequest): RequestFacts {
       const value = request.headers[name];
       return Array.isArray(value) ? value.join(', ') : value;
     },
-    ...(request.socket.remoteAddress === undefined ? {} : { remoteAddress: request.socket.remoteAddress }),
+    ...(remoteAddress === undefined ? {} : { remoteAddress }),
   };
 }
 

@@ -24,12 +24,14 @@ import {
 import { createBasePath, outsideDecision } from './base-path.js';
 import { guardBypass } from './bypass-guard.js';
 import { type CpuMark, createCpuShare, processCpuClock } from './cpu-share.js';
+import type { ProxyHeader } from './forwarded-for.js';
 import type { GateAnswer } from './gate-answer.js';
 import type { GateHookOptions } from './gate-hook-options.js';
 import { bypassOf, decisionHookOf, errorReporterOf, UNGATED } from './gate-hooks.js';
 import { GATE_OPTIONS } from './gate-options-spec.js';
 import { createGateResponses } from './gate-responses.js';
 import { after, type MaybePromise } from './maybe-async.js';
+import { readStatus } from './read-status.js';
 import type { RequestFacts } from './request-facts.js';
 import { BAD_CREDENTIALS, createTokenResolver, type LookupToken } from './resolve-token.js';
 import { settleOnce } from './settle-once.js';
@@ -50,6 +52,8 @@ export interface GateOptions extends GateHookOptions {
   readonly tokenPrefixes?: Readonly<Record<string, Token['kind']>>;
   /** Trusted proxy hops for the anonymous caller's address (default 0: the socket's address). */
   readonly trustProxy?: boolean | number;
+  /** The header those proxies write the address into: `x-forwarded-for` (default), `forwarded` or `x-real-ip`. */
+  readonly proxyHeader?: ProxyHeader;
   /** Replaces the default resolver: the request's token, or null for bad credentials (401). */
   readonly resolveToken?: (facts: RequestFacts) => Token | null | Promise<Token | null>;
   /** Facts only the server knows about the resource (visibility, organization owner). Default: private, not an owner. */
@@ -88,8 +92,11 @@ export interface Gate {
   reportError(error: unknown, facts: RequestFacts): void;
   readonly policy: Policy;
   readonly limiter: Limiter<LimitsStore>;
+  /** Clean shutdown, once the server stopped taking requests: closes the limiter's store (see README). */
+  close(): Promise<void>;
 }
 
+const UNAVAILABLE = 'The rate limit store is unavailable; try again shortly.';
 const POLLED = new Set(['GET /notifications', 'GET /repos/{owner}/{repo}/notifications']);
 
 /**
@@ -127,6 +134,7 @@ export function createGate(options: GateOptions): Gate {
           lookupToken: options.lookupToken!,
           ...(options.tokenPrefixes === undefined ? {} : { tokenPrefixes: options.tokenPrefixes }),
           ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
+          ...(options.proxyHeader === undefined ? {} : { proxyHeader: options.proxyHeader }),
         });
   const countDenied = options.countDenied ?? true;
   const load = options.load ?? (() => 0);
@@ -266,24 +274,27 @@ export function createGate(options: GateOptions): Gate {
     if (!decision.allowed)
       return after(settle.finish(decision.status), () => refuse(facts, decision, verdict, limitHeaders));
     if (entry?.key === 'GET /rate_limit') {
-      const answered = (status: RateLimitBody) =>
-        after(
-          settle.finish(200),
-          (): GateAnswer => ({
+      const answered = (status: RateLimitBody | null) =>
+        after(settle.finish(status === null ? 503 : 200), (): GateAnswer => {
+          // The store could not tell (fail-closed): said plainly, the slot freed all the same.
+          const unavailable = { [answers.headers.retryAfter]: '1' };
+          if (status === null)
+            return respond(facts, 503, UNAVAILABLE, 'store_unavailable', decision, verdict, unavailable);
+          return {
             ...respond(facts, 200, '', 'rate_limit', decision, verdict, {
               ...decision.headers,
               ...limitHeaders,
             }),
             body: headOnly(facts) ? '' : JSON.stringify(status),
-          }),
-        );
-      // A status read that fails frees the slot it was admitted with before the error goes on.
+          };
+        });
+      // A status read that fails otherwise frees the slot it was admitted with before the error goes on.
       const failed = (error: unknown): never => {
         void settle.abort();
         throw error;
       };
       try {
-        const status = limiter.status(identity);
+        const status = readStatus(limiter, identity);
         return status instanceof Promise ? status.then(answered, failed) : answered(status);
       } catch (error) {
         return failed(error);
@@ -297,5 +308,5 @@ export function createGate(options: GateOptions): Gate {
     return { action: 'pass', headers, decision, verdict, settle };
   }
 
-  return { check, reportError, policy, limiter };
+  return { check, reportError, policy, limiter, close: () => limiter.close() };
 }

@@ -1,6 +1,7 @@
 /** The default token resolver: the Authorization header, a user lookup, and the client address for anonymous callers. */
 import { TollgateError } from '../core/errors.js';
 import type { Token, TokenKind } from '../core/token.js';
+import { forwardedAddresses, PROXY_HEADERS, type ProxyHeader } from './forwarded-for.js';
 import { after, type MaybePromise } from './maybe-async.js';
 import type { RequestFacts } from './request-facts.js';
 
@@ -29,6 +30,12 @@ export interface TokenResolverOptions {
    * client is the last address it appended; anything to the left of it the client could forge.
    */
   readonly trustProxy?: boolean | number;
+  /**
+   * The header the trusted proxies write the client's address into: `x-forwarded-for` (default),
+   * `forwarded` (RFC 7239 `for=`) or `x-real-ip` (one address: the nearest proxy's peer). Only
+   * that header is read: a client can send the others, and the proxy passes them on unchanged.
+   */
+  readonly proxyHeader?: ProxyHeader;
 }
 
 /** Why the credentials of a request were refused: the gate answers 401. */
@@ -50,18 +57,23 @@ function decodeBasic(encoded: string): string | null {
 }
 
 /**
- * The client's address: the socket's, or behind `hops` trusted proxies the entry they appended.
+ * The client's address: the socket's, or behind `hops` trusted proxies the entry they appended to
+ * `header` (the `hops`-th from the right). A missing or empty entry is the socket's address.
  * @example
  * import { clientAddress } from './resolve-token.js';
  * const facts = { method: 'GET', target: '/', remoteAddress: '10.0.0.2', header: () => '198.51.100.9, 203.0.113.7' };
  * clientAddress(facts, 1); // '203.0.113.7'
  * clientAddress(facts, 0); // '10.0.0.2'
  */
-export function clientAddress(facts: RequestFacts, hops: number): string {
+export function clientAddress(
+  facts: RequestFacts,
+  hops: number,
+  header: ProxyHeader = 'x-forwarded-for',
+): string {
   const socket = facts.remoteAddress ?? 'unknown';
   if (hops === 0) return socket;
-  const forwarded = (facts.header('x-forwarded-for') ?? '').split(',').map((entry) => entry.trim());
-  const entry = forwarded.length >= hops ? forwarded[forwarded.length - hops] : undefined;
+  const forwarded = forwardedAddresses(header, facts.header(header) ?? '');
+  const entry = header === 'x-real-ip' ? forwarded[0] : forwarded[forwarded.length - hops];
   return entry === undefined || entry === '' ? socket : entry;
 }
 
@@ -90,10 +102,17 @@ export function createTokenResolver(
       'TOLLGATE_INVALID_OPTION',
       `gate: \`trustProxy\` must be true, false or a number of hops, got \`${String(options.trustProxy)}\``,
     );
+  const proxyHeader = options.proxyHeader ?? 'x-forwarded-for';
+  if (!PROXY_HEADERS.includes(proxyHeader))
+    throw new TollgateError(
+      'TOLLGATE_INVALID_OPTION',
+      `gate: \`proxyHeader\` is \`${String(proxyHeader)}\`; valid: ${PROXY_HEADERS.join(', ')}`,
+    );
   const prefixes = Object.entries(tokenPrefixes).sort(([a], [b]) => b.length - a.length);
   return (facts) => {
     const header = facts.header('authorization');
-    if (header === undefined || header === '') return { kind: 'anonymous', ip: clientAddress(facts, hops) };
+    if (header === undefined || header === '')
+      return { kind: 'anonymous', ip: clientAddress(facts, hops, proxyHeader) };
     const parts = AUTHORIZATION.exec(header);
     if (parts === null) return BAD_CREDENTIALS;
     const scheme = parts[1]!.toLowerCase() === 'basic' ? 'basic' : 'bearer';

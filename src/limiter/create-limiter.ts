@@ -1,12 +1,13 @@
 /** The limiter the middleware and the simulator share: `admit` and `complete` over a store. */
 import { checkOptions } from '../core/check-options.js';
 import { TollgateError } from '../core/errors.js';
-import type { LimitsStore, SyncLimitsStore, Verdict } from '../limits/index.js';
+import type { LimitsConfig, LimitsStore, SyncLimitsStore, Verdict } from '../limits/index.js';
 import {
   AdmissionTicket,
   type AdmitEvent,
   type CompleteEvent,
   defaultLimits,
+  type IdentityState,
   identityOf,
   LIMITS_RESOURCES,
   type LimitsIdentity,
@@ -16,7 +17,7 @@ import {
   withWindowModes,
 } from '../limits/index.js';
 import { createMemoryStore } from '../stores/index.js';
-import type { AdmitRequest, CompleteFacts, Limiter, LimiterOptions } from './limiter.js';
+import type { AdmitRequest, CompleteFacts, IdentitySnapshot, Limiter, LimiterOptions } from './limiter.js';
 import { LIMITER_OPTIONS } from './limiter-options-spec.js';
 import { mergeLimits } from './merge-limits.js';
 
@@ -41,6 +42,13 @@ function remember(identity: HintedIdentity, hint: number, verdict: Verdict): Ver
  * the ticket object, invisible to JSON: a serialized copy (a ticket sent to another server) is a
  * new object that can settle once more, so settle each request through one copy only.
  */
+
+/** The config with anonymous IPv6 callers grouped by `prefix` bits (1 to 128). */
+function withIpv6Prefix(config: LimitsConfig, prefix: number): LimitsConfig {
+  if (!Number.isInteger(prefix) || prefix < 1 || prefix > 128)
+    throw invalid(`\`ipv6Prefix\` must be an integer from 1 to 128, got \`${String(prefix)}\``);
+  return { ...config, identity: { ...config.identity, ipv6Prefix: prefix } };
+}
 
 function invalid(message: string): TollgateError {
   return new TollgateError('TOLLGATE_INVALID_OPTION', `limiter: ${message}`);
@@ -73,7 +81,8 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
 ): Limiter<S> {
   checkOptions(LIMITER_OPTIONS, options);
   const base = mergeLimits(defaultLimits(), options.config);
-  const config = options.windowModes === undefined ? base : withWindowModes(base, options.windowModes);
+  const moded = options.windowModes === undefined ? base : withWindowModes(base, options.windowModes);
+  const config = options.ipv6Prefix === undefined ? moded : withIpv6Prefix(moded, options.ipv6Prefix);
   const store = (options.store ?? createMemoryStore()) as S;
   const clock = options.clock ?? Date.now;
   const scratch: { -readonly [K in keyof AdmitEvent]: AdmitEvent[K] } = {
@@ -185,9 +194,31 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
       : rateLimitBody(state, now, identity.limits, config);
   };
 
+  const inspect = (identity: LimitsIdentity) => {
+    const now = clock();
+    const snapshot = (state: IdentityState | undefined): IdentitySnapshot => ({
+      key: identity.key,
+      state,
+      status: rateLimitBody(state, now, identity.limits, config),
+    });
+    const state = store.read(identity.key);
+    return state instanceof Promise ? state.then(snapshot) : snapshot(state);
+  };
+
+  const reset = (identity: LimitsIdentity) => {
+    if (typeof store.reset !== 'function')
+      throw invalid('the store has no `reset(key)`: give it one to reset identities');
+    return store.reset(identity.key);
+  };
+
   return {
     config,
     store,
+    inspect: inspect as Limiter<S>['inspect'],
+    reset: reset as Limiter<S>['reset'],
+    close: async () => {
+      await store.close?.();
+    },
     identify: (token) => {
       const identity = identityOf(token, config);
       Object.defineProperty(identity, ROW_HINT, { value: -1, writable: true, enumerable: false });

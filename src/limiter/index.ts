@@ -2,4 +2,11 @@
 
 export { defaultLimits } from '../limits/index.js';
 export { createLimiter } from './create-limiter.js';
-export type { AdmitRequest, CompleteFacts, Limiter, LimiterOptions, StoreResult } from './limiter.js';
+export type {
+  AdmitRequest,
+  CompleteFacts,
+  IdentitySnapshot,
+  Limiter,
+  LimiterOptions,
+  StoreResult,
+} from './limiter.js';

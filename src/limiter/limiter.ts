@@ -1,5 +1,6 @@
 /** The limiter's vocabulary: requests, completions, options, and the Limiter itself. */
 import type {
+  IdentityState,
   LimitsCaller,
   LimitsConfig,
   LimitsIdentity,
@@ -89,6 +90,27 @@ export interface LimiterOptions<S extends LimitsStore> {
    * any window of the rule's length). E.g. `{ content_per_hour: 'strict' }`.
    */
   readonly windowModes?: Readonly<Partial<Record<WindowedRule, WindowMode>>>;
+  /**
+   * Anonymous IPv6 callers are counted by their network of this many leading bits (1 to 128;
+   * default: the table's `identity.ipv6_prefix`, 56). 128 counts each address apart.
+   */
+  readonly ipv6Prefix?: number;
+}
+
+/**
+ * What a store holds for one identity, from `limiter.inspect`.
+ * @example
+ * import { createLimiter, type IdentitySnapshot } from 'tollgate';
+ * const limiter = createLimiter();
+ * const snapshot: IdentitySnapshot = limiter.inspect(limiter.identify({ kind: 'anonymous', ip: '203.0.113.7' }));
+ * snapshot.state; // undefined: never seen
+ */
+export interface IdentitySnapshot {
+  readonly key: string;
+  /** The stored state (in-flight count, buckets, windows), undefined when the store holds none. */
+  readonly state: IdentityState | undefined;
+  /** What `GET /rate_limit` would answer this identity now. */
+  readonly status: RateLimitBody;
 }
 
 /**
@@ -115,4 +137,10 @@ export interface Limiter<S extends LimitsStore> {
   release(ticket: Ticket, cpuMs?: number): StoreResult<S, Verdict>;
   /** The `GET /rate_limit` body for an identity. */
   status(identity: LimitsIdentity): StoreResult<S, RateLimitBody>;
+  /** What the store holds for one identity (an operator's look; nothing is charged). */
+  inspect(identity: LimitsIdentity): StoreResult<S, IdentitySnapshot>;
+  /** Forgets one identity: fresh limits at once, and its requests in flight settle nothing. */
+  reset(identity: LimitsIdentity): StoreResult<S, void>;
+  /** Closes the store (`store.close()`, if it has one): a Redis store settles what is in flight first. */
+  close(): Promise<void>;
 }

@@ -50,6 +50,16 @@ function windowModes(raw: unknown): Record<WindowedRule, WindowMode> {
   return modes;
 }
 
+/** `identity.ipv6_prefix`: 1 to 128 bits; absent, 56 (tollgate's choice, as express-rate-limit's default). */
+function ipv6Prefix(raw: unknown): number {
+  if (raw === undefined) return 56;
+  const identity = object(raw, 'identity');
+  if (identity.ipv6_prefix === undefined) return 56;
+  const prefix = integer(identity, 'ipv6_prefix', 'identity', 1);
+  if (prefix > 128) throw invalid('identity.ipv6_prefix', 'an integer from 1 to 128');
+  return prefix;
+}
+
 function caller(raw: Raw, key: string) {
   const c = object(raw[key], `primary.callers.${key}`);
   const path = `primary.callers.${key}`;
@@ -118,6 +128,7 @@ export function compileLimits(raw: unknown): LimitsConfig {
   const h = (key: string) => text(headers, key, 'answers.headers').toLowerCase();
 
   return {
+    identity: { ipv6Prefix: ipv6Prefix(root.identity) },
     primary: {
       windowMs: integer(primary, 'window_seconds', 'primary', 1) * 1000,
       callers: {

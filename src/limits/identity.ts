@@ -1,6 +1,7 @@
 /** Who a request is counted against: the identity key and primary limits of a token. */
 import { TollgateError } from '../core/errors.js';
 import type { IdentityFacts, TokenKind } from '../core/token.js';
+import { addressIdentity } from './ip-address.js';
 import type { LimitsConfig } from './limits-config.js';
 import { type CallerClass, type PrimaryLimits, primaryLimits } from './primary-limit.js';
 
@@ -41,10 +42,27 @@ const CLASSES: Readonly<Record<TokenKind, readonly [CallerClass, keyof IdentityF
   workflow: ['workflow', 'repository', 'repository'],
 };
 
+/** ASCII letters to lower case only: `K` (the Kelvin sign) must not become the login `k`. */
+const asciiLower = (text: string): string => text.replace(/[A-Z]+/g, (run) => run.toLowerCase());
+
 /**
- * The identity of a token for the limits: anonymous callers by IP, user tokens by user (shared
- * across that user's tokens), installations by installation, client credentials by app, the
- * workflow token by repository (compared case-insensitively, like the seed's `owner`/`repo`).
+ * The one spelling of an identity fact, so a caller cannot hold two budgets under two spellings:
+ * an address by `addressIdentity` (IPv6 by network), a login in ASCII lower case (the service's
+ * logins are case-insensitive: `Alice` and `alice` are one user), a repository in lower case
+ * (like the seed's `owner`/`repo`). Installation and app ids are opaque: compared exactly.
+ */
+function identityId(caller: CallerClass, value: string, config: LimitsConfig): string {
+  if (caller === 'anonymous') return addressIdentity(value, config.identity?.ipv6Prefix ?? 56);
+  if (caller === 'user') return asciiLower(value);
+  if (caller === 'workflow') return value.toLowerCase();
+  return value;
+}
+
+/**
+ * The identity of a token for the limits: anonymous callers by IP (one spelling per address, IPv6
+ * by its /56 network unless `identity.ipv6_prefix` says otherwise), user tokens by user login
+ * (case-insensitive, shared across that user's tokens), installations by installation, client
+ * credentials by app (both exactly), the workflow token by repository (case-insensitive).
  * Throws `TOLLGATE_INVALID_TOKEN` when the fact that keys the identity is missing.
  * @example
  * import { defaultLimits, identityOf } from 'tollgate/limits';
@@ -66,7 +84,7 @@ export function identityOf(token: LimitsCaller, config: LimitsConfig): LimitsIde
       `limits: a \`${token.kind}\` token needs \`${fact}\` to be counted per ${prefix}`,
     );
   }
-  const id = caller === 'workflow' ? value.toLowerCase() : value;
+  const id = identityId(caller, value, config);
   return { key: `${prefix}:${id}`, caller, limits: primaryLimits({ ...token, caller }, config) };
 }
 

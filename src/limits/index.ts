@@ -6,6 +6,7 @@ export { CLOCK_SKEW_TOLERANCE_MS, effectiveTime } from './effective-time.js';
 export { callerClassOf, identityOf, type LimitsCaller, type LimitsIdentity } from './identity.js';
 export type { IdentityState } from './identity-state.js';
 export { type InstallationFacts, installationLimit } from './installation-limit.js';
+export { addressIdentity, canonicalAddress } from './ip-address.js';
 export {
   AdmissionTicket,
   type AdmitEvent,

@@ -163,6 +163,8 @@ export interface LimitsHeaderNames {
  * const limiter = createLimiter({ config });
  */
 export interface LimitsConfig {
+  /** Who counts as one anonymous caller: IPv6 addresses grouped by their first `ipv6Prefix` bits. */
+  readonly identity: { readonly ipv6Prefix: number };
   readonly primary: {
     readonly windowMs: number;
     readonly callers: {

@@ -19,6 +19,10 @@ export interface SyncLimitsStore {
   apply(event: LimitEvent, now: number, config: LimitsConfig): Verdict;
   /** The identity's state, or undefined when the store holds none (same as a new identity). */
   read(key: string): IdentityState | undefined;
+  /** Forgets one identity (its state and its tickets in flight): `limiter.reset` needs it. */
+  reset?(key: string): void;
+  /** Settles what is in flight and lets go of what the store holds; `gate.close()` calls it. */
+  close?(): void | Promise<void>;
 }
 
 /**
@@ -40,6 +44,10 @@ export interface AsyncLimitsStore {
   readonly sync: false;
   apply(event: LimitEvent, now: number, config: LimitsConfig): Promise<Verdict>;
   read(key: string): Promise<IdentityState | undefined>;
+  /** Forgets one identity (its state and its tickets in flight): `limiter.reset` needs it. */
+  reset?(key: string): Promise<void>;
+  /** Settles what is in flight and lets go of what the store holds; `gate.close()` calls it. */
+  close?(): Promise<void>;
 }
 
 /**

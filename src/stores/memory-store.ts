@@ -2,7 +2,7 @@
 // Hot path: one apply per admission and per completion; bench/limits.mjs guards its speed.
 import { checkOptions } from '../core/check-options.js';
 import { TollgateError } from '../core/errors.js';
-import type { IdentityState, LimitsConfig, SyncLimitsStore, Verdict } from '../limits/index.js';
+import type { IdentityState, LimitsConfig, SyncLimitsStore, Ticket, Verdict } from '../limits/index.js';
 import {
   createRowTicketLedger,
   effectiveTime,
@@ -48,7 +48,11 @@ export interface MemoryStore extends SyncLimitsStore {
   readonly evictions: number;
   /** Drops every identity whose state has expired at `now`; returns how many. */
   sweep(now: number, config: LimitsConfig): number;
+  /** Forgets one identity: fresh limits, and its tickets in flight settle nothing. */
+  reset(key: string): void;
   clear(): void;
+  /** Nothing to flush: every answer was given when it was asked for. Here for the store contract. */
+  close(): void;
 }
 
 /**
@@ -98,6 +102,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   };
   /** The tickets each identity has in flight: only identities with requests in flight cost anything here. */
   const tickets = createRowTicketLedger();
+  /**
+   * The ticket objects this store handed out and has not seen settled: a ticket is a handle, so a
+   * copy, a JSON round trip or a guessed `{ id: 1 }` is not in here and settles nothing.
+   */
+  const issued = new WeakSet<Ticket>();
   let nextRow = 0;
   let hand = 0;
   let calls = 0;
@@ -179,7 +188,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       if (event.kind !== 'admit') {
         // A ticket is a claim on a slot this store holds: a copy, a forgery, or one settled or
         // expired already changes nothing.
-        if (row === undefined || !tickets.claim(row, event.ticket.id, t))
+        if (row === undefined || !issued.delete(event.ticket) || !tickets.claim(row, event.ticket.id, t))
           return unheldVerdict(src, offset, event.ticket, now, config);
         used[row] = 1;
         return stepInto(slab, offset, event, now, config, slab, offset, row);
@@ -204,7 +213,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
           strict,
           row * STRICT_WIDTH,
         );
-        if (verdict.allowed) tickets.hold(row, id, leaseEnd);
+        if (verdict.allowed) {
+          tickets.hold(row, id, leaseEnd);
+          issued.add(verdict.ticket!);
+        }
         return verdict;
       }
       const strict = strictRows(config);
@@ -223,6 +235,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       rows.set(key, fresh);
       keys[fresh] = key;
       tickets.hold(fresh, id, leaseEnd);
+      issued.add(verdict.ticket!);
       return verdict;
     },
     read(key: string): IdentityState | undefined {
@@ -239,6 +252,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       }
       return dropped;
     },
+    reset(key: string): void {
+      const row = rows.get(key);
+      if (row !== undefined) drop(row);
+    },
+    close(): void {},
     clear(): void {
       tickets.clear();
       rows.clear();

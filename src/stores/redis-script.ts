@@ -1,5 +1,6 @@
 /** The limits transition as one Lua script: what `stepInto` and the memory store's ticket ledger do, inside Redis. */
 import type { LimitsConfig } from '../limits/index.js';
+import { LUA_FUNCTIONS } from './redis-script-functions.js';
 
 /** Rules in the order the script names them (its denial answers carry the 1-based index). */
 export const SCRIPT_RULES = [
@@ -21,8 +22,9 @@ export const SCRIPT_RESOURCES = ['core', 'search', 'graphql', 'lfs'] as const;
  * loaded once and called by SHA. KEYS: the identity's state (with the last ticket id: ids only
  * grow, from the admission's time times 1,024, so none is handed out twice) and its held
  * tickets (a sorted set of ticket ids scored by lease end), both hash-tagged by the identity so a
- * Cluster keeps them in one slot. ARGV[1] is `a` (admit), `c` (complete) or `r` (release);
- * ARGV[2] the clock reading in ms, or empty for the server's own `TIME`. Every number is an
+ * Cluster keeps them in one slot. ARGV[1] is `a` (admit), `c` (complete), `r` (release) or `z` (reset);
+ * ARGV[2] the clock reading in ms, or empty for the server's own `TIME`; an admission's ARGV[9] its
+ * deadline on the server's clock, or empty. Every number is an
  * integer below 2^53 and every operation the one `stepInto` does, in the same IEEE doubles, so
  * the answers are the memory store's (a differential test holds them to it).
  * @example
@@ -40,7 +42,10 @@ export function limitsScript(config: LimitsConfig): string {
     primary.resources.graphql.windowMs,
     primary.resources.lfs.windowMs,
   ];
-  return `-- tollgate limits (generated from a LimitsConfig; see src/stores/redis-script.ts)
+  // The shebang makes Redis 7 (and Valkey) refuse the whole script with OOM once `maxmemory` is
+  // reached (no `allow-oom` flag): a full Redis is a store failure, never a partial write.
+  return `#!lua
+-- tollgate limits (generated from a LimitsConfig; see src/stores/redis-script.ts)
 local WINDOWS = { ${windows.join(', ')} }
 local CONCURRENCY = ${secondary.concurrency.limit}
 local LEASE_MS = ${secondary.concurrency.leaseMs}
@@ -64,81 +69,7 @@ local STRICT_MINUTE, STRICT_HOUR = ${modes.content_per_minute === 'strict'}, ${m
 local K, RING = 6, 7
 local SB = { 18, 26, 34, 42 }
 
-local function effective(now, at)
-  if not (now >= 0) or now == math.huge then return at end
-  local reading = math.floor(now)
-  if reading >= at or at - reading <= SKEW then return math.max(reading, at) end
-  return reading
-end
-local function window_end(t, w) return math.ceil((t + w) / 1000) * 1000 end
-local function is_open(reset, t, w) return reset > t and reset <= window_end(t, w) end
-local function window_used(reset, used, t, w) if is_open(reset, t, w) then return used end return 0 end
-local function current_reset(reset, t, w) if is_open(reset, t, w) then return reset end return window_end(t, w) end
-local function refill(spent, cap, elapsed)
-  if elapsed <= 0 then return spent end
-  local r = cap * elapsed
-  if r >= spent then return 0 end
-  return spent - r
-end
-local function bucket_wait(spent, cost, cap, w)
-  local excess = spent + cost * w - cap * w
-  if excess <= 0 then return 0 end
-  return math.ceil(excess / cap)
-end
-local function debt_wait(spent, cap, w)
-  local excess = spent - cap * w
-  if excess < 0 then return 0 end
-  return math.floor(excess / cap) + 1
-end
-local function sub_ms(w) return math.ceil(w / K) end
-local function oldest(current, newest) return math.max(0, current - K, newest - K) end
-local s
-local function strict_count(b, t, w)
-  local newest = s[b]
-  local current = math.max(math.floor(t / sub_ms(w)), newest)
-  local count = 0
-  for n = oldest(current, newest), newest do count = count + s[b + 1 + (n % RING)] end
-  return count
-end
-local function strict_wait(b, t, w, cost, cap)
-  local sub = sub_ms(w)
-  local newest = s[b]
-  local current = math.max(math.floor(t / sub), newest)
-  local count = strict_count(b, t, w)
-  if count + cost <= cap then return 0 end
-  for n = oldest(current, newest), newest do
-    count = count - s[b + 1 + (n % RING)]
-    if count + cost <= cap then return math.max(1, (n + RING) * sub - t) end
-  end
-  return math.max(1, (newest + RING) * sub - t)
-end
-local function strict_charge(b, t, w, cost)
-  local newest = s[b]
-  local current = math.max(math.floor(t / sub_ms(w)), newest)
-  if current > newest then
-    for n = math.max(newest + 1, current - K), current do s[b + 1 + (n % RING)] = 0 end
-    s[b] = current
-  end
-  s[b + 1 + (current % RING)] = s[b + 1 + (current % RING)] + cost
-end
-local function strict_expires(b, w)
-  for i = 1, RING do
-    if s[b + i] > 0 then return (s[b] + RING) * sub_ms(w) end
-  end
-  return 0
-end
-local function refilled_at(at, spent, cap) if spent > 0 then return at + math.ceil(spent / cap) end return 0 end
-local function expires_at(s)
-  local latest = math.max(s[9], s[11], s[13], s[15],
-    refilled_at(s[1], s[3], REST), refilled_at(s[1], s[4], GQL), refilled_at(s[1], s[5], CPU),
-    refilled_at(s[1], s[6], GQL_CPU), refilled_at(s[1], s[7], PER_MINUTE), refilled_at(s[1], s[8], PER_HOUR))
-  if s[2] > 0 then latest = math.max(latest, s[1] + LEASE_MS) end
-  if STRICT then
-    latest = math.max(latest, strict_expires(SB[1], PW), strict_expires(SB[2], PW),
-      strict_expires(SB[3], MINUTE), strict_expires(SB[4], HOUR))
-  end
-  return latest
-end
+${LUA_FUNCTIONS}
 
 local state_key, tickets_key = KEYS[1], KEYS[2]
 local op = ARGV[1]
@@ -175,6 +106,23 @@ local function save()
   redis.call('PEXPIRE', tickets_key, ttl)
 end
 
+-- Reset (\`limiter.reset\`): nothing spent, no ticket held. The ticket counter stays, for the lease
+-- of the tickets handed out before, so none of their ids is handed out again.
+if op == 'z' then
+  local counter = s[17]
+  for i = 1, #s do s[i] = 0 end
+  s[1] = t
+  s[17] = counter
+  redis.call('DEL', tickets_key)
+  redis.call('SET', state_key, cmsgpack.pack(unpack(s)), 'PX', LEASE_MS + SKEW)
+  return { 1 }
+end
+-- An admission the caller stopped waiting for (ARGV[9], a time of the server's clock) charges
+-- nothing: it was answered by the failure mode already (the store's \`timeoutMs\`).
+if op == 'a' and ARGV[9] ~= '' then
+  local time = redis.call('TIME')
+  if tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) > tonumber(ARGV[9]) then return { 2 } end
+end
 if op == 'a' then
   local limit, cost = tonumber(ARGV[4]), tonumber(ARGV[5])
   local content, graphql, counts = ARGV[6] == '1', ARGV[7] == '1', ARGV[8] == '1'

@@ -162,15 +162,14 @@ class SettleCommand implements fc.Command<Model, Real> {
     if (r.tickets.length === 0) return;
     const entry = r.tickets[this.index % r.tickets.length]!;
     const ticket = this.how === 'copy-304' ? JSON.parse(JSON.stringify(entry.ticket)) : entry.ticket;
-    const t = storeTime(r);
     const v =
       this.how === 'release'
         ? r.limiter.release(ticket, this.cpuMs)
         : r.limiter.complete(ticket, { status: this.how.endsWith('304') ? 304 : 200, cpuMs: this.cpuMs });
     checkVerdict(v);
     checkState(r);
-    // Whatever was handed in, the ticket's slot is held no more afterwards.
-    if (entry.leaseEnd > t || !entry.settled) entry.settled = true;
+    // The ticket object settles its slot; a copy of it is not the handle and settles nothing.
+    if (this.how !== 'copy-304') entry.settled = true;
   }
   toString = () => `${this.how}(#${this.index}, cpu ${this.cpuMs})`;
 }

@@ -265,3 +265,20 @@ describe('createLimiter', () => {
     expect(b.status(shared).rate.used).toBe(30);
   });
 });
+
+describe('createLimiter({ ipv6Prefix })', () => {
+  it('groups anonymous IPv6 callers by the prefix given, over the table', () => {
+    const limiter = createLimiter({ ipv6Prefix: 64 });
+    expect(limiter.identify({ kind: 'anonymous', ip: '2001:db8:0:ff::1' }).key).toBe('ip:2001:db8:0:ff::/64');
+    expect(createLimiter().identify({ kind: 'anonymous', ip: '2001:db8:0:ff::1' }).key).toBe(
+      'ip:2001:db8::/56',
+    );
+  });
+
+  it('refuses a prefix outside 1 to 128, naming it', () => {
+    for (const bad of [0, 129, 56.5, Number.NaN, '56'])
+      expect(() => createLimiter({ ipv6Prefix: bad as number })).toThrow(
+        /`ipv6Prefix` must be an integer from 1 to 128/,
+      );
+  });
+});

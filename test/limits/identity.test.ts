@@ -140,3 +140,56 @@ describe('primaryLimits', () => {
     expect(primaryLimits({ caller: 'user' }, custom).search).toBe(2);
   });
 });
+
+describe('identities that cannot be multiplied (issue 18, item 6)', () => {
+  const key = (ip: string, c = config) => identityOf({ kind: 'anonymous', ip }, c).key;
+
+  it('counts 2001:db8::1, 2001:DB8:0::1 and 2001:db8::2 as one caller: one spelling, one /56 network', () => {
+    expect(key('2001:db8::1')).toBe('ip:2001:db8::/56');
+    expect(key('2001:DB8:0::1')).toBe('ip:2001:db8::/56');
+    expect(key('2001:db8::2')).toBe('ip:2001:db8::/56');
+    expect(key('2001:db8:0:ff:ffff::1')).toBe('ip:2001:db8::/56');
+    expect(key('2001:db8:0:100::1')).toBe('ip:2001:db8:0:100::/56');
+  });
+
+  it('counts ::ffff:1.2.3.4 as the IPv4 caller 1.2.3.4', () => {
+    expect(key('::ffff:1.2.3.4')).toBe('ip:1.2.3.4');
+    expect(key('::FFFF:0102:0304')).toBe('ip:1.2.3.4');
+    expect(key('1.2.3.4')).toBe('ip:1.2.3.4');
+  });
+
+  it('counts every text that is not an IP address as the one caller `unknown`, without throwing', () => {
+    for (const garbage of [
+      'unknown',
+      '_hidden',
+      'not an ip',
+      '1.2.3.4.5',
+      '01.2.3.4',
+      '::g',
+      ' ',
+      'x'.repeat(10_000),
+    ])
+      expect(key(garbage)).toBe('ip:unknown');
+  });
+
+  it('takes the IPv6 prefix from the table (identity.ipv6_prefix), 128 keeping each address apart', () => {
+    const exact = { ...config, identity: { ipv6Prefix: 128 } };
+    expect(key('2001:db8::1', exact)).toBe('ip:2001:db8::1');
+    expect(key('2001:db8::2', exact)).toBe('ip:2001:db8::2');
+    expect(key('2001:db8:0:ff::1', { ...config, identity: { ipv6Prefix: 64 } })).toBe(
+      'ip:2001:db8:0:ff::/64',
+    );
+    expect(config.identity.ipv6Prefix).toBe(56);
+  });
+
+  it('compares user logins case-insensitively (ASCII), installation and app ids exactly', () => {
+    expect(identityOf({ kind: 'classic', user: 'Alice' }, config).key).toBe('user:alice');
+    expect(identityOf({ kind: 'fine-grained', user: 'ALICE' }, config).key).toBe('user:alice');
+    // The Kelvin sign lower-cases to `k` in Unicode: it is not the login `k`.
+    expect(identityOf({ kind: 'classic', user: '\u212a' }, config).key).not.toBe('user:k');
+    expect(identityOf({ kind: 'app-installation', installation: 'Ab12' }, config).key).toBe(
+      'installation:Ab12',
+    );
+    expect(identityOf({ kind: 'client-credentials', app: 'Iv1.AbC' }, config).key).toBe('app:Iv1.AbC');
+  });
+});

@@ -1,6 +1,7 @@
 // The contract every limits store keeps (memory today, Redis later): `apply` behaves exactly like
 // `step` over the stored state, atomically, for any identity; `read` returns that state.
 import { describe, expect, it } from 'vitest';
+import { createLimiter } from '../../src/limiter/create-limiter.js';
 import type { LimitsConfig } from '../../src/limits/limits-config.js';
 import type { LimitsStore } from '../../src/limits/limits-store.js';
 import { step } from '../../src/limits/step.js';
@@ -52,6 +53,40 @@ export function limitsStoreContract(name: string, make: () => LimitsStore, confi
       const before = await store.read('user:octocat');
       expect((await store.apply(admitEvent(), T0, config)).rule).toBe('concurrency');
       expect(await store.read('user:octocat')).toEqual(before);
+    });
+
+    it('inspects one identity: its state and what GET /rate_limit would say, charging nothing', async () => {
+      const limiter = createLimiter({ store: make(), clock: () => T0, config });
+      const alice = limiter.identify({ kind: 'classic', user: 'alice' });
+      expect((await limiter.inspect(alice)).state).toBeUndefined();
+      const { ticket } = await limiter.admit({ identity: alice, method: 'GET' });
+      await limiter.admit({ identity: alice, method: 'GET' });
+      const snapshot = await limiter.inspect(alice);
+      expect(snapshot.key).toBe('user:alice');
+      expect(snapshot.state).toMatchObject({ inFlight: 2, coreUsed: 2 });
+      expect(snapshot.status.resources.core).toMatchObject({ limit: 5000, used: 2, remaining: 4998 });
+      expect((await limiter.inspect(alice)).state).toEqual(snapshot.state);
+      expect(ticket).not.toBeNull();
+    });
+
+    it('resets one identity: fresh limits at once, its tickets in flight settle nothing, others untouched', async () => {
+      const limiter = createLimiter({ store: make(), clock: () => T0, config });
+      const alice = limiter.identify({ kind: 'anonymous', ip: '2001:db8::1' });
+      const bob = limiter.identify({ kind: 'anonymous', ip: '203.0.113.7' });
+      const held = [];
+      for (let i = 0; i < 60; i++)
+        held.push((await limiter.admit({ identity: alice, method: 'GET' })).ticket!);
+      await limiter.admit({ identity: bob, method: 'GET' });
+      expect((await limiter.admit({ identity: alice, method: 'GET' })).rule).toBe('primary');
+      await limiter.reset(alice);
+      const after = (await limiter.inspect(alice)).state;
+      expect([after?.coreUsed ?? 0, after?.inFlight ?? 0]).toEqual([0, 0]);
+      expect((await limiter.inspect(bob)).state).toMatchObject({ coreUsed: 1 });
+      const fresh = await limiter.admit({ identity: alice, method: 'GET' });
+      expect(fresh).toMatchObject({ allowed: true, remaining: 59 });
+      // A request admitted before the reset, finishing after it, frees no slot of the new state.
+      for (const ticket of held.slice(0, 5)) await limiter.complete(ticket, { status: 304 });
+      expect((await limiter.inspect(alice)).state).toMatchObject({ inFlight: 1, coreUsed: 1 });
     });
   });
 }

@@ -1,5 +1,7 @@
 // The memory store: the store contract, bounded size (LRU), eviction of expired state.
 import { describe, expect, it } from 'vitest';
+import { createLimiter } from '../../src/limiter/create-limiter.js';
+import { AdmissionTicket, type Ticket } from '../../src/limits/limit-event.js';
 import { stateExpiresAt } from '../../src/limits/state-expiry.js';
 import { step } from '../../src/limits/step.js';
 import { createMemoryStore } from '../../src/stores/memory-store.js';
@@ -79,5 +81,42 @@ describe('memory store', () => {
     store.clear();
     expect(store.size).toBe(0);
     expect(store.read('user:octocat')).toBeUndefined();
+  });
+});
+
+describe('memory-store tickets are handles (issue 18, item 8)', () => {
+  it('settles nothing for a guessed, forged or copied ticket, even with the real id, key and row', () => {
+    const limiter = createLimiter({ clock: () => 1.7e12 });
+    const identity = limiter.identify({ kind: 'classic', user: 'octocat' });
+    const held = limiter.admit({ identity, method: 'GET' }).ticket!;
+    const before = limiter.store.read(identity.key);
+    expect(before).toMatchObject({ inFlight: 1, coreUsed: 1 });
+    const forgeries = [
+      { ...held, id: 1 },
+      { ...held, id: held.id + 1 },
+      { ...held },
+      JSON.parse(JSON.stringify(held)),
+      new AdmissionTicket(
+        held.key,
+        held.resource,
+        held.graphql,
+        held.limit,
+        held.countedReset,
+        held.hint,
+        held.id,
+      ),
+    ];
+    for (const forged of forgeries) {
+      limiter.complete(forged as Ticket, { status: 304, cpuMs: 5 });
+      limiter.release(forged as Ticket, 5);
+      limiter.store.apply(
+        { kind: 'complete', ticket: forged as Ticket, status: 304, cpuMs: 5 },
+        1.7e12,
+        limiter.config,
+      );
+    }
+    expect(limiter.store.read(identity.key)).toEqual(before);
+    limiter.complete(held, { status: 304 });
+    expect(limiter.store.read(identity.key)).toMatchObject({ inFlight: 0, coreUsed: 0 });
   });
 });

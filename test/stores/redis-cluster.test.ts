@@ -26,7 +26,7 @@ describe.runIf(runRedisTests)('the Redis store on a Redis Cluster', () => {
   });
 
   it('decides identities spread over every master, each in one atomic script', async () => {
-    const store = createRedisStore({ client, useCallerClock: true });
+    const store = createRedisStore({ client, useCallerClock: true, timeoutMs: 2_000 });
     const keys = Array.from({ length: 30 }, (_, i) => `user:cluster${i}`);
     for (const key of keys) {
       for (let i = 0; i < 3; i++)

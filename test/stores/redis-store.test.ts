@@ -11,7 +11,13 @@ describe.runIf(runRedisTests)('the Redis store', () => {
   // Each store its own key prefix: a fresh store, as the contract expects, on one server.
   limitsStoreContract(
     'the Redis store',
-    () => createRedisStore({ client: redis.client, prefix: `contract${stores++}:`, useCallerClock: true }),
+    () =>
+      createRedisStore({
+        client: redis.client,
+        prefix: `contract${stores++}:`,
+        useCallerClock: true,
+        timeoutMs: 2_000,
+      }),
     config,
   );
 
@@ -22,7 +28,7 @@ describe.runIf(runRedisTests)('the Redis store', () => {
 
   it('leaves no key behind once every window has ended (DBSIZE)', async () => {
     const dbsize = () => redis.client.dbsize();
-    const store = createRedisStore({ client: redis.client, prefix: 'expiry:' });
+    const store = createRedisStore({ client: redis.client, prefix: 'expiry:', timeoutMs: 2_000 });
     await redis.client.flushall();
     // The server's own clock: a REST read, completed at once, leaves a 1 s points refill and a core
     // window of an hour. With a window of one second, nothing outlives a couple of seconds.
@@ -38,7 +44,12 @@ describe.runIf(runRedisTests)('the Redis store', () => {
   });
 
   it('never hands out a ticket id twice, even for many admissions in one millisecond', async () => {
-    const store = createRedisStore({ client: redis.client, prefix: 'ids:', useCallerClock: true });
+    const store = createRedisStore({
+      client: redis.client,
+      prefix: 'ids:',
+      useCallerClock: true,
+      timeoutMs: 2_000,
+    });
     const ids = new Set<number>();
     for (let i = 0; i < 1_100; i++) {
       const verdict = await store.apply(admitEvent({ key: 'user:busy', limit: 1e9, cost: 0 }), T0, config);
@@ -49,7 +60,12 @@ describe.runIf(runRedisTests)('the Redis store', () => {
   });
 
   it('reloads its script transparently after SCRIPT FLUSH (NOSCRIPT)', async () => {
-    const store = createRedisStore({ client: redis.client, prefix: 'reload:', useCallerClock: true });
+    const store = createRedisStore({
+      client: redis.client,
+      prefix: 'reload:',
+      useCallerClock: true,
+      timeoutMs: 2_000,
+    });
     expect((await store.apply(admitEvent(), T0, config)).allowed).toBe(true);
     await redis.client.script('FLUSH');
     expect((await store.apply(admitEvent(), T0, config)).used).toBe(2);

@@ -1,0 +1,231 @@
+/** What a Redis store does when Redis is slow, down, full or still connecting: timeouts, the pause, and the failure mode's local answers. */
+import { TollgateError } from '../core/errors.js';
+import {
+  AdmissionTicket,
+  allowedVerdict,
+  type IdentityState,
+  type LimitEvent,
+  type LimitsConfig,
+  type Ticket,
+  type Verdict,
+} from '../limits/index.js';
+import { createMemoryStore } from './memory-store.js';
+import { unavailableVerdict } from './unavailable-verdict.js';
+
+/** What the policy needs of the client: its connection state and, when it has them, its events. */
+export interface ConnectionLike {
+  readonly status: string;
+  once?(event: 'ready', listener: () => void): unknown;
+  removeListener?(event: 'ready', listener: () => void): unknown;
+}
+
+export type FailureMode = 'fail-closed' | 'fail-open' | 'fallback';
+
+export interface FailurePolicyOptions {
+  readonly timeoutMs: number;
+  readonly onFailure: FailureMode;
+  readonly retryAfterFailureMs: number;
+  /** The part of each limit one instance enforces in `fallback` (0 < share <= 1). */
+  readonly fallbackShare: number;
+}
+
+/** The store's guard: runs Redis work within the timeout, and answers for Redis when it cannot. */
+export interface FailurePolicy {
+  /**
+   * The work's result, or null when Redis is down, paused after a failure, failed, or slower than
+   * `timeoutMs`. `work` is told whether its answer is still awaited (false: send nothing more),
+   * and says when it sends (`sending()`): it gets `timeoutMs` from then, however long the event
+   * loop kept it from sending. A result that arrives after null was answered goes to `late`.
+   */
+  guard<T>(
+    work: (awaited: () => boolean, sending: () => void) => Promise<T | null>,
+    late?: (value: T) => void,
+  ): Promise<T | null>;
+  /** Redis answered, but too late to count (an expired admission): the same pause as a timeout. */
+  failed(): void;
+  /** The failure mode's verdict for an event Redis could not take. */
+  decide(event: LimitEvent, now: number, config: LimitsConfig): Verdict;
+  /** True when this ticket was admitted here, not by Redis: it is settled here too. */
+  ownsTicket(ticket: Ticket): boolean;
+  /** The failure mode's answer to a state read Redis could not take. */
+  read(key: string): IdentityState | undefined;
+  reset(key: string): void;
+}
+
+/** Client states of a connection known to be down; a command queued behind one would run late. */
+const BROKEN = new Set(['reconnecting', 'close', 'end', 'disconnecting']);
+/** States of a connection still being made: worth waiting for, up to the timeout. */
+const CONNECTING = new Set(['connecting', 'connect']);
+
+/** The config one instance enforces in `fallback`: every ceiling times `share`, at least 1. */
+function shareOf(config: LimitsConfig, share: number): LimitsConfig {
+  const part = (n: number) => Math.max(1, Math.floor(n * share));
+  const { secondary } = config;
+  return {
+    ...config,
+    secondary: {
+      ...secondary,
+      concurrency: { ...secondary.concurrency, limit: part(secondary.concurrency.limit) },
+      points: {
+        ...secondary.points,
+        rest: part(secondary.points.rest),
+        graphql: part(secondary.points.graphql),
+      },
+      cpu: {
+        ...secondary.cpu,
+        totalMs: part(secondary.cpu.totalMs),
+        graphqlMs: part(secondary.cpu.graphqlMs),
+      },
+      content: { perMinute: part(secondary.content.perMinute), perHour: part(secondary.content.perHour) },
+    },
+  };
+}
+
+/**
+ * The failure policy of one Redis store (a layer around it, as rate-limiter-flexible's insurance
+ * limiter is). A timeout counts only time the event loop was free to read the reply: a timer that
+ * ran late because the loop was busy waits once more (up to 20 timeouts, at least 1 s, in all),
+ * so a reply that arrived is used. A connection still being made is waited for, within the
+ * timeout. After a failure, Redis is left alone for `retryAfterFailureMs` and the mode decides.
+ * @example
+ * import { createFailurePolicy } from './redis-failure-policy.js';
+ * const policy = createFailurePolicy({ status: 'ready' }, { timeoutMs: 50, onFailure: 'fallback', retryAfterFailureMs: 1000, fallbackShare: 0.5 });
+ * await policy.guard(async () => 'PONG'); // 'PONG'
+ */
+export function createFailurePolicy(
+  connection: ConnectionLike,
+  options: FailurePolicyOptions,
+): FailurePolicy {
+  const { timeoutMs, onFailure, retryAfterFailureMs, fallbackShare } = options;
+  const local = onFailure === 'fallback' ? createMemoryStore() : null;
+  /** Tickets answered here (fallback or fail-open): settled here, whatever Redis does meanwhile. */
+  const ownTickets = new WeakSet<Ticket>();
+  const shares = new WeakMap<LimitsConfig, LimitsConfig>();
+  const maxWaitMs = Math.max(1000, 20 * timeoutMs);
+  let downUntil = 0;
+
+  const failed = () => {
+    downUntil = Date.now() + retryAfterFailureMs;
+  };
+
+  /** Resolves when the connection is ready, or at once when it is not being made. */
+  function connected(): Promise<void> | undefined {
+    if (!CONNECTING.has(connection.status) || typeof connection.once !== 'function') return undefined;
+    return new Promise((resolve) => {
+      const ready = () => resolve();
+      connection.once!('ready', ready);
+      setTimeout(() => {
+        connection.removeListener?.('ready', ready);
+        resolve();
+      }, timeoutMs).unref?.();
+    });
+  }
+
+  function guard<T>(
+    work: (awaited: () => boolean, sending: () => void) => Promise<T | null>,
+    late?: (value: T) => void,
+  ) {
+    if (Date.now() < downUntil || BROKEN.has(connection.status)) return Promise.resolve(null);
+    let waiting = true;
+    let sentAt = Number.NEGATIVE_INFINITY;
+    const awaited = () => waiting;
+    const sending = () => {
+      sentAt = performance.now();
+    };
+    const waited = connected();
+    const pending =
+      waited === undefined
+        ? work(awaited, sending)
+        : waited.then(() => (waiting ? work(awaited, sending) : null));
+    return new Promise<T | null>((resolve, reject) => {
+      const started = performance.now();
+      let expected = started + timeoutMs;
+      let timer: ReturnType<typeof setTimeout>;
+      const giveUp = () => {
+        if (!waiting) return;
+        const now = performance.now();
+        // The loop, not Redis, was slow (the timer ran late, or the command went out late): the
+        // reply had no fair chance to arrive and be read yet.
+        const wait = Math.max(now - expected > timeoutMs / 2 ? timeoutMs : 0, sentAt + timeoutMs - now);
+        if (wait > 0 && now - started < maxWaitMs) {
+          expected = now + wait;
+          timer = setTimeout(() => setImmediate(giveUp), wait);
+          return;
+        }
+        waiting = false;
+        failed();
+        resolve(null);
+      };
+      // One turn more than the timer: a reply already read off the socket wins over it.
+      timer = setTimeout(() => setImmediate(giveUp), timeoutMs);
+      pending.then(
+        (value) => {
+          if (waiting) {
+            waiting = false;
+            clearTimeout(timer);
+            resolve(value);
+          } else if (value !== null) late?.(value);
+        },
+        (error: unknown) => {
+          if (!waiting) return;
+          waiting = false;
+          clearTimeout(timer);
+          // A fault of ours (an unreadable state) is not Redis failing: it is thrown, not masked.
+          if (error instanceof TollgateError) return reject(error);
+          failed(); // Redis refused or failed (OOM when full, connection lost, ...)
+          resolve(null);
+        },
+      );
+    });
+  }
+
+  function decide(event: LimitEvent, now: number, config: LimitsConfig): Verdict {
+    if (event.kind !== 'admit' && ownTickets.has(event.ticket) && local === null)
+      return Object.assign(allowedVerdict(event.ticket.resource, event.ticket.limit, 0, 0, null, config), {
+        degraded: 'fail-open' as const,
+      });
+    if (local !== null) {
+      let shared = shares.get(config);
+      if (shared === undefined) {
+        shared = shareOf(config, fallbackShare);
+        shares.set(config, shared);
+      }
+      const scaled =
+        event.kind === 'admit'
+          ? { ...event, limit: Math.max(1, Math.floor(event.limit * fallbackShare)) }
+          : event;
+      const verdict = local.apply(scaled, now, shared);
+      if (verdict.ticket !== null) ownTickets.add(verdict.ticket);
+      return Object.assign(verdict, { degraded: 'fallback' as const });
+    }
+    const resource = event.kind === 'admit' ? event.resource : event.ticket.resource;
+    const limit = event.kind === 'admit' ? event.limit : event.ticket.limit;
+    if (event.kind !== 'admit' || onFailure === 'fail-open') {
+      const ticket =
+        event.kind === 'admit'
+          ? new AdmissionTicket(event.key, resource, event.graphql, limit, 0, -1, 0)
+          : null;
+      if (ticket !== null) ownTickets.add(ticket);
+      return Object.assign(allowedVerdict(resource, limit, 0, 0, ticket, config), {
+        degraded: 'fail-open' as const,
+      });
+    }
+    return unavailableVerdict(resource, limit, config);
+  }
+
+  return {
+    guard,
+    failed,
+    decide,
+    ownsTicket: (ticket) => ownTickets.has(ticket),
+    read(key) {
+      if (local !== null) return local.read(key);
+      if (onFailure === 'fail-open') return undefined;
+      throw new TollgateError(
+        'TOLLGATE_STORE_UNAVAILABLE',
+        `redis store: Redis did not answer within ${timeoutMs} ms (onFailure \`fail-closed\`)`,
+      );
+    },
+    reset: (key) => local?.reset(key),
+  };
+}
