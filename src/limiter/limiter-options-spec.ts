@@ -1,8 +1,7 @@
 /** What `createLimiter` accepts: one line per option. */
 import { defineOptions } from '../core/check-options.js';
-import { func, number, object, oneOf, withMethods } from '../core/option-rules.js';
-import { WINDOWED_RULES } from '../limits/index.js';
-import { LIMITS_CONFIG_RULE } from './limits-config-spec.js';
+import { func, withMethods } from '../core/option-rules.js';
+import { IPV6_PREFIX, LIMITS_CONFIG_RULE } from './limits-config-spec.js';
 
 /**
  * The spec `createLimiter` checks its options against, at once.
@@ -16,9 +15,12 @@ export const LIMITER_OPTIONS = defineOptions('createLimiter', {
     store: withMethods('a limits store', ['apply', 'read']),
     clock: func(),
     config: LIMITS_CONFIG_RULE,
-    windowModes: object({
-      fields: Object.fromEntries(WINDOWED_RULES.map((rule) => [rule, oneOf(['bucket', 'strict'])])),
-    }),
-    ipv6Prefix: number({ min: 0, max: 128, integer: true }),
+    // Each rule and mode is checked where the modes are applied, naming the valid ones.
+    windowModes: {
+      kind: 'test',
+      expected: 'an object of rule to mode',
+      test: (v) => typeof v === 'object' && v !== null,
+    },
+    ipv6Prefix: IPV6_PREFIX,
   },
 });

@@ -24,6 +24,18 @@ const secondaryMessage: OptionRule = {
 };
 const windowMode = oneOf(['bucket', 'strict']);
 
+/**
+ * How many leading bits group IPv6 callers into one anonymous identity (stream b's rule).
+ * @example
+ * import { IPV6_PREFIX } from './limits-config-spec.js';
+ * IPV6_PREFIX.expected; // 'an integer from 1 to 128'
+ */
+export const IPV6_PREFIX: OptionRule = {
+  kind: 'test',
+  expected: 'an integer from 1 to 128',
+  test: (v) => typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 128,
+};
+
 /** A rule for a value shaped like `shipped`: same type, and for objects, the same fields (each shaped alike). */
 function shapedLike(shipped: unknown): OptionRule {
   if (typeof shipped !== 'object' || shipped === null || Array.isArray(shipped))
@@ -89,7 +101,7 @@ export const LIMITS_CONFIG_RULE = withShippedFields(
         },
       }),
       // stream b's `identity.ipv6_prefix` of data/limits.yaml, compiled to camelCase.
-      identity: object({ fields: { ipv6Prefix: number({ min: 0, max: 128, integer: true }) } }),
+      identity: object({ fields: { ipv6Prefix: IPV6_PREFIX } }),
       costs: object({
         fields: {
           graphql: object({ fields: { query: positive, mutation: positive } }),

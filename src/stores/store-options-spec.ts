@@ -27,6 +27,7 @@ export const REDIS_STORE_OPTIONS = defineOptions('createRedisStore', {
         'evalsha',
         'eval',
         'getBuffer',
+        'del',
       ]),
     ),
     prefix: text(),

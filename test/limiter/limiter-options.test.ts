@@ -32,15 +32,15 @@ describe('createLimiter options', () => {
       'createLimiter: unknown option `config.secondry` (did you mean `secondary`?); valid: primary, secondary, identity, costs, answers, polling, client',
     ],
     [
-      { windowModes: { content_per_hour: 'exact' } },
-      'createLimiter: `windowModes.content_per_hour` must be one of `bucket`, `strict`, got `"exact"`',
+      { windowModes: 'strict' },
+      'createLimiter: `windowModes` must be an object of rule to mode, got `"strict"`',
     ],
     [
       { store: {} },
       'createLimiter: `store` must be a limits store (an object with apply(), read()), got an object',
     ],
     [{ clock: Date.now() }, expect.stringMatching(/^createLimiter: `clock` must be a function, got `\d+`$/)],
-    [{ ipv6Prefix: 129 }, 'createLimiter: `ipv6Prefix` must be an integer >= 0 and <= 128, got `129`'],
+    [{ ipv6Prefix: 129 }, 'createLimiter: `ipv6Prefix` must be an integer from 1 to 128, got `129`'],
     [null, 'createLimiter: options must be an object, got `null`'],
   ])('refuses %o at once', (options, message) => {
     const error = thrown(() => createLimiter(options as LimiterOptions<never>));
