@@ -1,11 +1,15 @@
-// tollgate in front of an Express 5 app. Run: npx tsx examples/server-express.ts
+// Express 5 (Connect the same way)
 import express from 'express';
+import type { LookupToken } from 'tollgate';
 import { tollgate } from 'tollgate/node';
-import { lookupToken } from './demo-tokens.js';
 
+const lookupToken: LookupToken = (secret) =>
+  secret === 's3cret'
+    ? { kind: 'fine-grained', permissions: { issues: 'read' }, repositories: 'all', user: 'octocat' }
+    : null;
 const app = express();
 app.use(tollgate({ lookupToken }));
 app.get('/repos/:owner/:repo/issues/events', (_req, res) => {
   res.json([]);
 });
-app.listen(Number(process.env.PORT ?? 3000), () => console.log('listening on http://localhost:3000'));
+app.listen(Number(process.env.PORT ?? 3000));

@@ -1,10 +1,13 @@
-// tollgate in front of a plain node:http server. Run: npx tsx examples/server-node.ts
+// node:http
 import { createServer } from 'node:http';
+import type { LookupToken } from 'tollgate';
 import { tollgate } from 'tollgate/node';
-import { lookupToken } from './demo-tokens.js';
 
+// Which token a secret stands for: here one demo secret; yours reads your own token store.
+const lookupToken: LookupToken = (secret) =>
+  secret === 's3cret'
+    ? { kind: 'fine-grained', permissions: { issues: 'read' }, repositories: 'all', user: 'octocat' }
+    : null;
 const guard = tollgate({ lookupToken });
-const server = createServer((req, res) =>
-  guard(req, res, () => res.writeHead(200, { 'content-type': 'application/json' }).end('[]')),
-);
-server.listen(Number(process.env.PORT ?? 3000), () => console.log('listening on http://localhost:3000'));
+const server = createServer((req, res) => guard(req, res, () => res.end('[]')));
+server.listen(Number(process.env.PORT ?? 3000));

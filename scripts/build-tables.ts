@@ -8,6 +8,7 @@ import { compileTables } from '../src/policy/compile-tables.js';
 import type { RawPermissionsTable, RawScopesTable } from '../src/policy/tables.js';
 import { loadTableText } from '../src/tables/load-table-text.js';
 import type { SchemaName } from '../src/tables/schema-validator.js';
+import { writeOctokitRoutes } from './octokit-routes-table.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'src', 'generated');
@@ -69,3 +70,5 @@ for (const [name, value] of values) {
   writeFileSync(`${target}.tmp`, `${JSON.stringify(value)}\n`);
   renameSync(`${target}.tmp`, target);
 }
+// The Octokit method table `tollgate check` reads (src/check/octokit-routes.ts), from the devDependency.
+writeOctokitRoutes(out);

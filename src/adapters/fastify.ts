@@ -28,6 +28,10 @@ function factsOf(request: FastifyRequest): RequestFacts {
   };
 }
 
+/** A gate already made (reused by several adapters) rather than its options: anything with a `check` method. */
+const isGate = (options: GateOptions | Gate): options is Gate =>
+  typeof (options as Partial<Gate> | null)?.check === 'function';
+
 // Fastify's prefixes: the one of the context the plugin is registered in (`app.prefix`; the
 // plugin does not encapsulate, so that is the caller's) and `register(..., { prefix })`. Neither
 // changes the URL a hook sees, so the gate's basePath starts with them.
@@ -35,15 +39,23 @@ function gateUnder(
   contextPrefix: string,
   options: (GateOptions & { readonly prefix?: string }) | Gate,
 ): Gate {
+  // Not an object: createGate refuses it, by its own name, in one line.
+  if (typeof options !== 'object' || options === null) return createGate(options as GateOptions);
   const prefix = joinPaths(contextPrefix, 'prefix' in options ? (options.prefix ?? '') : '');
-  if ('check' in options) {
+  if (isGate(options)) {
     if (prefix === '') return options;
     throw new TollgateError(
       'TOLLGATE_INVALID_OPTION',
       `tollgate/fastify: a ready-made gate registered under the prefix \`${prefix}\`; register the gate's options instead, or create it with \`basePath: '${prefix}'\` outside any prefix`,
     );
   }
-  const { prefix: _registered, ...gateOptions } = options;
+  // Fastify passes its own register options on to the plugin too: they are not the gate's.
+  const {
+    prefix: _registered,
+    logLevel: _logLevel,
+    logSerializers: _logSerializers,
+    ...gateOptions
+  } = options as GateOptions & Record<'prefix' | 'logLevel' | 'logSerializers', unknown>;
   const given: unknown = gateOptions.basePath ?? '';
   // A basePath that is not a path is left for createGate to refuse, by its own name.
   if (prefix === '' || typeof given !== 'string' || (given !== '' && !given.startsWith('/')))

@@ -51,6 +51,10 @@ function settledBody(
   });
 }
 
+/** A gate already made (reused by several adapters) rather than its options: anything with a `check` method. */
+const isGate = (options: GateOptions | Gate): options is Gate =>
+  typeof (options as Partial<Gate> | null)?.check === 'function';
+
 /**
  * Wraps `handler`: refusals are answered here, the gate's headers are added where the handler set
  * none of that name, and the slot is settled when the body ends (freed when the client cancels or
@@ -72,12 +76,13 @@ export function withTollgate<A extends unknown[]>(
   options: GateOptions | Gate,
   fetchOptions: FetchOptions<A>,
 ): (request: Request, ...rest: A) => Promise<Response> {
-  if (fetchOptions?.clientAddress === undefined)
+  const given = (fetchOptions as Partial<FetchOptions<A>> | null | undefined)?.clientAddress;
+  if (given !== null && typeof given !== 'function')
     throw new TollgateError(
       'TOLLGATE_INVALID_OPTION',
-      'withTollgate: give `clientAddress: (request) => address` (anonymous callers are limited per address), or `clientAddress: null` to give them all one limit',
+      `withTollgate: give \`clientAddress: (request) => address\` (anonymous callers are limited per address), or \`clientAddress: null\` to give them all one limit; got ${given === undefined ? 'none' : `a ${typeof given}`}`,
     );
-  const gate = 'check' in options ? options : createGate(options);
+  const gate = isGate(options) ? options : createGate(options);
   // No framework error path here: `onError` first, then a 500 written to `console.error`, never silent.
   const failed = (error: unknown, facts: RequestFacts): Response => {
     gate.reportError(error, facts);

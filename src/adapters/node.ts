@@ -31,6 +31,10 @@ function fail(res: ServerResponse, error: unknown): void {
   }
 }
 
+/** A gate already made (reused by several adapters) rather than its options: anything with a `check` method. */
+const isGate = (options: GateOptions | Gate): options is Gate =>
+  typeof (options as Partial<Gate> | null)?.check === 'function';
+
 // Connect and Express set `originalUrl` before any middleware runs; their `next(err)` reaches the
 // application's error handlers. In plain node:http, `next` is the handler itself.
 const hasErrorRoute = (req: IncomingMessage): boolean =>
@@ -51,7 +55,7 @@ const hasErrorRoute = (req: IncomingMessage): boolean =>
 export function tollgate(
   options: GateOptions | Gate,
 ): (req: IncomingMessage, res: ServerResponse, next: Next) => void | Promise<void> {
-  const gate = 'check' in options ? options : createGate(options);
+  const gate = isGate(options) ? options : createGate(options);
   const failed = (
     error: unknown,
     facts: RequestFacts,

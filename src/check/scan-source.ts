@@ -1,5 +1,6 @@
 /** Calls found in JavaScript and TypeScript, parsed with @babel/parser: Octokit's REST methods, `request`, `paginate` and `graphql`. */
-import { type ParserPlugin, parse } from '@babel/parser';
+import type { ParserPlugin } from '@babel/parser';
+import { parse } from './babel-parser.js';
 import type { Call, Origin } from './call.js';
 import type { OctokitRoute } from './octokit-routes.js';
 import { chainText, expandChain, headName, linksOf } from './scan-chain.js';

@@ -1,4 +1,5 @@
 /** The gate: one server-independent function that runs every check of a request in the service's order. */
+import { checkOptions } from '../core/check-options.js';
 import { TollgateError } from '../core/errors.js';
 import type { Token } from '../core/token.js';
 import { type AdmitRequest, createLimiter, type Limiter } from '../limiter/index.js';
@@ -27,6 +28,7 @@ import type { ProxyHeader } from './forwarded-for.js';
 import type { GateAnswer } from './gate-answer.js';
 import type { GateHookOptions } from './gate-hook-options.js';
 import { bypassOf, decisionHookOf, errorReporterOf, UNGATED } from './gate-hooks.js';
+import { GATE_OPTIONS } from './gate-options-spec.js';
 import { createGateResponses } from './gate-responses.js';
 import { after, type MaybePromise } from './maybe-async.js';
 import { readStatus } from './read-status.js';
@@ -111,6 +113,7 @@ const POLLED = new Set(['GET /notifications', 'GET /repos/{owner}/{repo}/notific
  * answer.action; // 'respond'
  */
 export function createGate(options: GateOptions): Gate {
+  checkOptions(GATE_OPTIONS, options);
   const policy =
     options.policy ??
     createPolicy(shippedTables(), {

@@ -1,4 +1,5 @@
 /** The limiter the middleware and the simulator share: `admit` and `complete` over a store. */
+import { checkOptions } from '../core/check-options.js';
 import { TollgateError } from '../core/errors.js';
 import type { LimitsConfig, LimitsStore, SyncLimitsStore, Verdict } from '../limits/index.js';
 import {
@@ -17,6 +18,8 @@ import {
 } from '../limits/index.js';
 import { createMemoryStore } from '../stores/index.js';
 import type { AdmitRequest, CompleteFacts, IdentitySnapshot, Limiter, LimiterOptions } from './limiter.js';
+import { LIMITER_OPTIONS } from './limiter-options-spec.js';
+import { mergeLimits } from './merge-limits.js';
 
 /**
  * Where the store last kept an identity, cached on the identities `identify` returns (a
@@ -76,7 +79,11 @@ function checkCpu(cpuMs: number | undefined): number {
 export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
   options: LimiterOptions<S> = {},
 ): Limiter<S> {
-  const base = options.config ?? defaultLimits();
+  checkOptions(LIMITER_OPTIONS, options);
+  const merged = mergeLimits(defaultLimits(), options.config);
+  // A config's 0.1 `strict` is read as `sliding`; otherwise the same object (one Redis script per config).
+  const strict = Object.values(merged.secondary.windowModes).some((mode: string) => mode === 'strict');
+  const base = strict ? withWindowModes(merged, merged.secondary.windowModes) : merged;
   const moded = options.windowModes === undefined ? base : withWindowModes(base, options.windowModes);
   const config = options.ipv6Prefix === undefined ? moded : withIpv6Prefix(moded, options.ipv6Prefix);
   const store = (options.store ?? createMemoryStore()) as S;

@@ -13,6 +13,7 @@ import type {
   WindowedRule,
   WindowMode,
 } from '../limits/index.js';
+import type { PartialLimitsConfig } from './merge-limits.js';
 
 /**
  * A value, or a promise of it when the store is asynchronous.
@@ -78,8 +79,11 @@ export interface LimiterOptions<S extends LimitsStore> {
   readonly store?: S;
   /** Epoch ms; default `Date.now`. Inject a fake clock in tests and the simulator. */
   readonly clock?: () => number;
-  /** Default: the shipped table (`defaultLimits()`). */
-  readonly config?: LimitsConfig;
+  /**
+   * Default: the shipped table (`defaultLimits()`). A partial config is merged over it, field by
+   * field: `{ answers: { status: 429 } }` gives 429 refusals and keeps every shipped number.
+   */
+  readonly config?: PartialLimitsConfig;
   /**
    * How each per-minute or per-hour rule counts, over the table's `window_modes`: `sliding` (the
    * default: never more than C in any window (t - W, t], exact at the boundary) or `bucket` (burst

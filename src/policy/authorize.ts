@@ -112,8 +112,18 @@ export function createPolicy(tables: PolicyTables, options: PolicyOptions = {}):
     return decide(result, null, null, NO_PARAMS, token);
   }
 
+  // A request or context whose fields cannot be read (a getter that throws, a Proxy's trap, a
+  // value whose toString throws) is refused as a bad request: `authorize` never throws for one.
   function authorize(request: PolicyRequest, token: Token, context: ResourceContext = {}): Decision {
     const view = readToken(token);
+    try {
+      return evaluate(request, view, context);
+    } catch {
+      return unmatched('bad_path', 'the request or its context could not be read', '', view);
+    }
+  }
+
+  function evaluate(request: PolicyRequest, view: TokenView, context: ResourceContext): Decision {
     // Requests and contexts come from the wire: anything that is not an object reads as empty.
     if (request === null || typeof request !== 'object') request = EMPTY_REQUEST;
     if (context === null || typeof context !== 'object') context = {};

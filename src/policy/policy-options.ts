@@ -1,5 +1,7 @@
 /** Options of the evaluator, each a documented choice where the seeds are silent. */
+import { checkOptions } from '../core/check-options.js';
 import { TollgateError } from '../core/errors.js';
+import { POLICY_OPTIONS } from './policy-options-spec.js';
 
 /** Names of the requirement headers a decision carries. */
 export interface HeaderNames {
@@ -55,6 +57,7 @@ function choice<T extends string>(name: string, value: T | undefined, choices: r
 
 /** Applies defaults and rejects invalid options with a TOLLGATE_INVALID_OPTION error. */
 export function resolvePolicyOptions(options: PolicyOptions = {}): ResolvedPolicyOptions {
+  checkOptions(POLICY_OPTIONS, options);
   const versions = options.apiVersions ?? ['2022-11-28'];
   if (!Array.isArray(versions) || versions.some((v) => typeof v !== 'string' || v === ''))
     throw new TollgateError(

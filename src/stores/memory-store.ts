@@ -1,5 +1,6 @@
 /** The embedded store: every identity's state in one Float64Array, bounded in size. */
 // Hot path: one apply per admission and per completion; bench/limits.mjs guards its speed.
+import { checkOptions } from '../core/check-options.js';
 import { TollgateError } from '../core/errors.js';
 import type { IdentityState, LimitsConfig, SyncLimitsStore, Ticket, Verdict } from '../limits/index.js';
 import {
@@ -15,6 +16,7 @@ import {
   unpackState,
 } from '../limits/index.js';
 import { createLogKeeper } from './log-keeper.js';
+import { MEMORY_STORE_OPTIONS } from './store-options-spec.js';
 
 /** Every this many applies, the clock hand checks a few identities for expiry. */
 const SWEEP_EVERY = 64;
@@ -65,6 +67,7 @@ export interface MemoryStore extends SyncLimitsStore {
  * const limiter = createLimiter({ store: createMemoryStore({ maxIdentities: 100_000 }) });
  */
 export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
+  checkOptions(MEMORY_STORE_OPTIONS, options);
   const maxIdentities = options.maxIdentities ?? 1_000_000;
   if (!Number.isInteger(maxIdentities) || maxIdentities < 1) {
     throw new TollgateError(

@@ -1,5 +1,6 @@
 /** tollgate/redis: the Redis (or Valkey) store, limit state shared by many server instances, one script call per event. */
 import { createHash } from 'node:crypto';
+import { checkOptions } from '../core/check-options.js';
 import { TollgateError } from '../core/errors.js';
 import {
   type AsyncLimitsStore,
@@ -24,6 +25,7 @@ import { limitsScript } from './redis-script.js';
 import { createServerClock } from './redis-server-clock.js';
 import { readRedisState } from './redis-state.js';
 import { checkRedisStoreOptions, type RedisStoreOptions } from './redis-store-options.js';
+import { REDIS_STORE_OPTIONS } from './store-options-spec.js';
 
 export type { RedisClientLike, RedisStoreOptions } from './redis-store-options.js';
 
@@ -56,6 +58,7 @@ export interface RedisStore extends AsyncLimitsStore {
  * const limiter = createLimiter({ store: createRedisStore({ client: new Redis('redis://127.0.0.1:6379') }) });
  */
 export function createRedisStore(options: RedisStoreOptions): RedisStore {
+  checkOptions(REDIS_STORE_OPTIONS, options);
   const settings = checkRedisStoreOptions(options);
   const { client, prefix, timeoutMs } = settings;
   const policy = createFailurePolicy(client, settings);

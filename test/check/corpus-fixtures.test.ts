@@ -112,6 +112,9 @@ describe('the corpus loader', () => {
   };
   const head =
     'project: p/q\nproject_kind: library\ntoken_kind: classic\ndocumented_permissions: none documented\n';
+  const oneCall = `calls:\n  - { file: a.js, line: 1, match: x, style: rest, kind: rest, route: 'GET /a' }\n`;
+  const computed = "  computed:\n    - { job: null, token: classic, grant: 'grant: repo' }\n";
+  const grant = `grant:\n${computed}  matches_documented: false\n  differences: [nothing documented]\n`;
 
   it('refuses an unknown field, naming it and the valid ones', () => {
     expect(
@@ -156,9 +159,33 @@ describe('the corpus loader', () => {
 
   it('reads a conditional route as both of its routes', () => {
     const loaded = project(
-      `${head}calls:\n  - { file: a.js, line: 1, match: x, style: computed, kind: rest, routes: ['GET /a', 'POST /a'], accept_unresolved: true }\n`,
+      `${head}calls:\n  - { file: a.js, line: 1, match: x, style: computed, kind: rest, routes: ['GET /a', 'POST /a'], accept_unresolved: true }\n${grant}`,
     )();
     expect(loaded.calls[0]).toMatchObject({ routes: ['GET /a', 'POST /a'], acceptUnresolved: true });
     expect(loaded.documentedPermissions).toBe('none');
+  });
+
+  it('reads the grant check computes, and refuses one without it or with a match that contradicts its differences', () => {
+    const loaded = project(`${head}${oneCall}${grant}`)();
+    expect(loaded.grant).toEqual({
+      computed: [{ job: null, token: 'classic', grant: 'grant: repo' }],
+      matchesDocumented: false,
+      differences: ['nothing documented'],
+    });
+    expect(project(`${head}${oneCall}`)).toThrow(/p__q\/expectations\.yaml grant: `grant` is missing/);
+    expect(
+      project(`${head}${oneCall}grant:\n${computed}  matches_documented: true\n  differences: [a reason]\n`),
+    ).toThrow(/a grant matches what is documented exactly when it lists no difference/);
+    expect(
+      project(`${head}${oneCall}grant:\n${computed}  matches_documented: false\n  differences: []\n`),
+    ).toThrow(/a grant matches what is documented exactly when it lists no difference/);
+    expect(project(`${head}${oneCall}grant:\n  computed: []\n  matches_documented: true\n`)).toThrow(
+      /grant\.computed: expected a non-empty list/,
+    );
+    expect(
+      project(
+        `${head}${oneCall}grant:\n  computed:\n    - { job: null, token: classic, grant: x, scopes: [] }\n  matches_documented: true\n`,
+      ),
+    ).toThrow(/computed\[0\]: unknown field `scopes` \(valid: job, token, grant, block\)/);
   });
 });

@@ -1,116 +1,64 @@
 // The package as a user receives it: `npm pack`, installed into an empty project outside the
 // repository, used through its symlinked bin, from ESM, CommonJS and TypeScript.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOnce, projectRoot } from '../support/build-once.js';
+import { projectRoot } from '../support/build-once.js';
+import {
+  codeSubpaths,
+  installPackedConsumer,
+  manifest,
+  type PackedConsumer,
+} from '../support/packed-consumer.js';
+import {
+  cliRuns,
+  commonJsTsconfig,
+  curlLines,
+  readmeBlocks,
+  SERVER_SETUPS,
+  serverSetup,
+  withChecks,
+} from '../support/readme.js';
+import { startServer, statusOf } from '../support/run-server.js';
 
-const manifest = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as {
-  version: string;
-  exports: Record<string, unknown>;
-  devDependencies: Record<string, string>;
-};
 const tsc = join(projectRoot, 'node_modules', 'typescript', 'bin', 'tsc');
 
-let work: string;
+let installed: PackedConsumer;
 let consumer: string;
-let packed: { filename: string; size: number; unpackedSize: number; files: { path: string }[] };
+let packed: PackedConsumer['packed'];
 
 function run(command: string, args: readonly string[], cwd = consumer) {
   const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-/** The subpaths of `exports` that name code (not JSON files), as import specifiers. */
-function codeSubpaths(): string[] {
-  return Object.keys(manifest.exports)
-    .filter((key) => !key.includes('*') && !key.endsWith('.json'))
-    .map((key) => (key === '.' ? 'tollgate' : `tollgate/${key.slice(2)}`));
-}
-
-/** The README's TypeScript blocks: all are type-checked, those marked `ts runnable` are also run. */
-function readmeBlocks(): { code: string; runnable: boolean }[] {
-  const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
-  return [...readme.matchAll(/^```ts( runnable)?\n([\s\S]*?)^```$/gm)].map((match) => ({
-    code: match[2]!,
-    runnable: match[1] !== undefined,
-  }));
-}
-
-/**
- * The block verbatim, then a check for each line `expression; // value` whose value is a literal:
- * `decision.status; // 403` appends `check("decision.status", decision.status, 403)`.
- */
-function withChecks(block: string): string {
-  const checks: string[] = [];
-  for (const line of block.split('\n')) {
-    const match = /^([A-Za-z_$][\w$.[\]'"-]*);\s*\/\/\s*(.+)$/.exec(line.trim());
-    if (match === null) continue;
-    try {
-      new Function(`return (${match[2]});`);
-    } catch {
-      continue; // a comment in words, not a value
-    }
-    checks.push(`check(${JSON.stringify(match[1])}, ${match[1]}, ${match[2]});`);
-  }
-  return `${block}
-function check(what: string, actual: unknown, expected: unknown): void {
-  if (JSON.stringify(actual) !== JSON.stringify(expected))
-    throw new Error(\`README: \${what} is \${JSON.stringify(actual)}, the README says \${JSON.stringify(expected)}\`);
-}
-${checks.join('\n')}
-console.log('checked ${checks.length}');
-`;
-}
-
 beforeAll(() => {
-  buildOnce();
-  work = mkdtempSync(join(tmpdir(), 'tollgate-pack-'));
-  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', work], {
-    cwd: projectRoot,
-    encoding: 'utf8',
-  });
-  packed = JSON.parse(out)[0];
-  consumer = join(work, 'consumer');
-  mkdirSync(consumer);
-  execFileSync('npm', ['init', '-y'], { cwd: consumer, stdio: 'pipe' });
-  execFileSync(
-    'npm',
-    ['install', '--prefer-offline', '--no-audit', '--no-fund', join(work, packed.filename)],
-    { cwd: consumer, stdio: 'pipe' },
-  );
-  // What a server author has beside tollgate: Node's types and the frameworks of the adapters
-  // (optional peers), at the versions this project tests with, from the local cache.
-  const devVersion = (name: string) => `${name}@${manifest.devDependencies[name]}`;
-  execFileSync(
-    'npm',
-    [
-      'install',
-      '--prefer-offline',
-      '--no-audit',
-      '--no-fund',
-      ...['@types/node', 'fastify', 'express', '@types/express', 'hono', '@hono/node-server', 'ioredis'].map(
-        devVersion,
-      ),
-    ],
-    { cwd: consumer, stdio: 'pipe' },
-  );
+  installed = installPackedConsumer();
+  consumer = installed.consumer;
+  packed = installed.packed;
 }, 300_000);
 
 afterAll(() => {
-  if (work) rmSync(work, { recursive: true, force: true });
+  if (installed) rmSync(installed.work, { recursive: true, force: true });
 });
 
 describe('the packed tarball', () => {
-  it('holds only dist/, data/, README.md, LICENSE and package.json', () => {
+  it('holds only dist/, data/, examples/, README.md, LICENSE and package.json', () => {
     const paths = packed.files.map((file) => file.path);
     const stray = paths.filter(
-      (path) => !/^(dist|data)\//.test(path) && !['README.md', 'LICENSE', 'package.json'].includes(path),
+      (path) =>
+        !/^(dist|data|examples)\//.test(path) && !['README.md', 'LICENSE', 'package.json'].includes(path),
     );
     expect(stray).toEqual([]);
     expect(paths).toContain('LICENSE');
+    // Every `examples/...` path the README names is in the package.
+    const named = [
+      ...readFileSync(join(projectRoot, 'README.md'), 'utf8').matchAll(/\bexamples\/[\w./-]*\w(?![-*\w])/g),
+    ].map((m) => m[0]);
+    expect(named.length).toBeGreaterThan(5);
+    for (const path of new Set(named))
+      expect(existsSync(join(consumer, 'node_modules', 'tollgate', path)), path).toBe(true);
     expect(paths.filter((path) => /\.(test|spec)\.|\.map$|^src\//.test(path))).toEqual([]);
     // A source map comment would point to files the package does not ship.
     for (const path of paths.filter((p) => p.endsWith('.js'))) {
@@ -118,7 +66,7 @@ describe('the packed tarball', () => {
       expect(text, path).not.toMatch(/sourceMappingURL=/);
     }
     console.log(
-      `tarball ${packed.filename}: ${paths.length} files, ${(packed.size / 1024).toFixed(0)} KiB packed, ${(packed.unpackedSize / 1024).toFixed(0)} KiB unpacked`,
+      `tarball ${packed.filename}: ${paths.length} files, ${(packed.size / 1024).toFixed(0)} KiB packed, ${(packed.unpackedSize / 1024).toFixed(0)} KiB unpacked; node_modules after installing it alone: ${installed.installedKiB} KiB`,
     );
   });
 
@@ -178,7 +126,9 @@ describe('the packed tarball', () => {
     expect(none.stderr).toContain('usage: tollgate <command>');
   });
 
-  it('type-checks every README TypeScript block under strict nodenext and runs the quick starts verbatim', () => {
+  it('type-checks every README TypeScript block under strict nodenext and runs the quick starts verbatim', {
+    timeout: 180_000,
+  }, () => {
     const all = readmeBlocks();
     expect(all.length).toBeGreaterThanOrEqual(3);
     const blocks = all.filter((block) => block.runnable).map((block) => block.code);
@@ -218,7 +168,9 @@ describe('the packed tarball', () => {
     });
   });
 
-  it('type-checks a consumer importing the root and every subpath, from ESM and from CommonJS', () => {
+  it('type-checks a consumer importing the root and every subpath, from ESM and from CommonJS under the README tsconfig', {
+    timeout: 180_000,
+  }, () => {
     const specifiers = codeSubpaths();
     const imports = specifiers.map((specifier, i) => `import * as m${i} from '${specifier}';`).join('\n');
     const uses = `console.log([${specifiers.map((_, i) => `Object.keys(m${i}).length`).join(', ')}].join(' '));`;
@@ -228,16 +180,15 @@ describe('the packed tarball', () => {
     // npm init -y makes a CommonJS project: `import` here compiles to require().
     writeFileSync(
       join(consumer, 'consumer.cts'),
-      "import { authorize } from 'tollgate';\nconsole.log(authorize({ method: 'GET', path: '/notifications' }, { kind: 'classic', scopes: ['notifications'] }).status);\n",
+      "import { authorize } from 'tollgate';\nimport { tollgate } from 'tollgate/node';\nimport { createRedisStore } from 'tollgate/redis';\nconsole.log(authorize({ method: 'GET', path: '/notifications' }, { kind: 'classic', scopes: ['notifications'] }).status, typeof tollgate, typeof createRedisStore);\n",
     );
+    // The README's tsconfig for CommonJS projects, as printed, plus what this consumer needs besides.
+    const readmeConfig = commonJsTsconfig();
     writeFileSync(
       join(consumer, 'tsconfig.consumer.json'),
       JSON.stringify({
         compilerOptions: {
-          strict: true,
-          module: 'nodenext',
-          moduleResolution: 'nodenext',
-          target: 'es2022',
+          ...readmeConfig.compilerOptions,
           lib: ['es2022', 'dom'],
           types: ['node'],
           resolveJsonModule: true,
@@ -255,7 +206,10 @@ describe('the packed tarball', () => {
     expect(counts.every((n) => n > 0)).toBe(true);
     const cjs = run(process.execPath, [join('out-consumer', 'consumer.cjs')]);
     expect(cjs.stderr).toBe('');
-    expect(cjs.stdout.trim()).toBe('200');
+    expect(readFileSync(join(consumer, 'out-consumer', 'consumer.cjs'), 'utf8')).toContain(
+      'require("tollgate")',
+    );
+    expect(cjs.stdout.trim()).toBe('200 function function');
   });
 
   it('imports every subpath from plain Node ESM and requires it from CommonJS', () => {
@@ -279,6 +233,68 @@ describe('the packed tarball', () => {
       ]);
       expect(cjs.stderr, specifier).toBe('');
       expect(Number(cjs.stdout), specifier).toBeGreaterThan(0);
+    }
+  });
+
+  it('installs on Node 20 without an engine warning, and without any Octokit package', () => {
+    expect(installed.installWarnings).not.toMatch(/EBADENGINE|Unsupported engine/);
+    expect(existsSync(join(consumer, 'node_modules', '@octokit'))).toBe(false);
+  });
+
+  it('loads no @babel/parser, yaml or ajv in a server importing the root, an adapter or tollgate/redis', () => {
+    // All three are CommonJS packages, so once loaded they sit in require.cache, imported or required.
+    const loaded = `const cache = (await import('node:module')).createRequire(import.meta.url).cache;
+      const names = () => ['@babel/parser', 'yaml', 'ajv'].filter((p) => Object.keys(cache).some((f) => f.includes('/node_modules/' + p + '/')));`;
+    const probe = (script: string): unknown => {
+      const result = run(process.execPath, ['--input-type=module', '-e', `${loaded}\n${script}`]);
+      expect(result.stderr).toBe('');
+      return JSON.parse(result.stdout);
+    };
+    const servers = "['tollgate', 'tollgate/node', 'tollgate/fastify', 'tollgate/fetch', 'tollgate/redis']";
+    expect(
+      probe(`for (const s of ${servers}) await import(s); console.log(JSON.stringify(names()));`),
+    ).toEqual([]);
+    // tollgate/check itself loads @babel/parser only when it reads a source: the same probe sees it then.
+    const babel = "names().includes('@babel/parser')";
+    const scan = "scanSource('export const a = 1;', 'a.ts', new Map())";
+    const check = `const { scanSource } = await import('tollgate/check'); const before = ${babel}; ${scan};`;
+    expect(probe(`${check} console.log(JSON.stringify([before, ${babel}]));`)).toEqual([false, true]);
+  });
+
+  it('runs each README server setup as pasted and answers every curl line beside them as the README says', async () => {
+    const lines = curlLines();
+    expect(lines.map((line) => line.status).sort()).toEqual([200, 200, 401, 403, 404]);
+    for (const name of Object.keys(SERVER_SETUPS) as (keyof typeof SERVER_SETUPS)[]) {
+      const code = serverSetup(name);
+      const shipped = join(consumer, 'node_modules', 'tollgate', 'examples', `server-${name}.ts`);
+      expect(readFileSync(shipped, 'utf8'), 'the README block is the whole of the example').toBe(code);
+      writeFileSync(join(consumer, `server-${name}.mts`), code);
+      const server = await startServer(`server-${name}.mts`, consumer);
+      try {
+        const statuses = [];
+        for (const line of lines) statuses.push(await statusOf(line, server.port));
+        expect(statuses, name).toEqual(lines.map((line) => line.status));
+      } finally {
+        await server.stop();
+      }
+    }
+  }, 120_000);
+
+  it('runs every README `tollgate` command where the README runs it: the project or the installed package', () => {
+    const runs = cliRuns();
+    expect(runs.length).toBeGreaterThanOrEqual(4);
+    const bin = join(consumer, 'node_modules', '.bin', 'tollgate');
+    for (const { args, firstLine } of runs) {
+      const fromProject = args.some((arg) => arg.startsWith('node_modules/'));
+      const result = run(bin, args, fromProject ? consumer : join(consumer, 'node_modules', 'tollgate'));
+      const shown = firstLine.split(/\s*\(\.\.\.\)|\.\.\./)[0]!.trim();
+      if (firstLine.startsWith('tollgate:')) {
+        expect(result.code, args.join(' ')).toBe(2);
+        expect(result.stderr).toContain(shown);
+      } else {
+        expect([0, 1], `${args.join(' ')}: ${result.stderr}`).toContain(result.code);
+        expect(result.stdout.replace(/[ \t]+/g, ' ')).toContain(shown.replace(/\s+/g, ' '));
+      }
     }
   });
 });

@@ -52,6 +52,28 @@ export interface DocumentedPermission {
   readonly appliesTo?: string;
 }
 
+/** The grant `check` computes for one job (or, outside workflows, for the project's token). */
+export interface GrantEntry {
+  /** The job's name (with the step token it stands for), or null outside workflows. */
+  readonly job: string | null;
+  /** The token kind the job was judged as, as the report names it. */
+  readonly token: string;
+  /** The grant as the summary prints it, from `grant` on (`grant (partial: ...): issues=write`). */
+  readonly grant: string;
+  /** The `permissions:` block printed for a workflow job. */
+  readonly block?: string;
+}
+
+/** What `check` grants the project, held against what the authors document. */
+export interface GrantComparison {
+  /** Exactly what `check` prints, job by job. */
+  readonly computed: readonly GrantEntry[];
+  /** True when the grant equals what the authors document. */
+  readonly matchesDocumented: boolean;
+  /** One line per difference, naming the seed fact or endpoint behind it. */
+  readonly differences: readonly string[];
+}
+
 /** A call the code makes that the corpus lists but does not count (a `gh` subcommand other than `gh api`). */
 export interface UncountedCall {
   readonly file: string;
@@ -76,6 +98,7 @@ export interface CorpusProject {
   readonly notCounted: readonly UncountedCall[];
   /** The files that hold the counted calls, each once, in order of first appearance. */
   readonly callFiles: readonly string[];
+  readonly grant: GrantComparison;
 }
 
 const PROJECT_KINDS: readonly ProjectKind[] = [
@@ -99,6 +122,7 @@ const TOP_FIELDS = [
   'documented_permissions_note',
   'calls',
   'not_counted',
+  'grant',
   'notes',
 ];
 const CALL_FIELDS = [
@@ -119,6 +143,8 @@ const CALL_FIELDS = [
 ];
 const DOC_FIELDS = ['file', 'quote', 'permissions', 'scopes', 'applies_to'];
 const UNCOUNTED_FIELDS = ['file', 'lines', 'text', 'route'];
+const GRANT_FIELDS = ['computed', 'matches_documented', 'differences'];
+const ENTRY_FIELDS = ['job', 'token', 'grant', 'block'];
 
 type Fields = Record<string, unknown>;
 
@@ -239,6 +265,36 @@ function uncountedOf(value: unknown, where: string): UncountedCall[] {
   });
 }
 
+function grantOf(value: unknown, where: string): GrantComparison {
+  if (value === undefined) fail(where, '`grant` is missing');
+  const fields = record(value, where, GRANT_FIELDS);
+  if (!Array.isArray(fields.computed) || fields.computed.length === 0)
+    fail(`${where}.computed`, 'expected a non-empty list of {job, token, grant, block}');
+  const computed = fields.computed.map((entry, i): GrantEntry => {
+    const at = `${where}.computed[${i}]`;
+    const entryFields = record(entry, at, ENTRY_FIELDS);
+    if (entryFields.job !== null) text(entryFields, 'job', at);
+    const block = optionalText(entryFields, 'block', at);
+    return {
+      job: entryFields.job as string | null,
+      token: text(entryFields, 'token', at),
+      grant: text(entryFields, 'grant', at),
+      ...(block === undefined ? {} : { block }),
+    };
+  });
+  if (typeof fields.matches_documented !== 'boolean')
+    fail(`${where}.matches_documented`, 'expected true or false');
+  const differences = fields.differences ?? [];
+  if (!Array.isArray(differences)) fail(`${where}.differences`, 'expected a list of one-line explanations');
+  for (const line of differences) {
+    if (typeof line !== 'string' || line.trim() === '' || line.includes('\n'))
+      fail(`${where}.differences`, `\`${String(line)}\` is not a one-line explanation`);
+  }
+  if (fields.matches_documented === differences.length > 0)
+    fail(where, 'a grant matches what is documented exactly when it lists no difference');
+  return { computed, matchesDocumented: fields.matches_documented, differences: differences as string[] };
+}
+
 /**
  * Loads one project folder's expectations.yaml, strictly: an unknown field, a missing route or a
  * malformed line throws one line naming the file and the place.
@@ -271,6 +327,7 @@ export function loadCorpusProject(id: string, root: string = CORPUS_ROOT): Corpu
     calls,
     notCounted: uncountedOf(top.not_counted, `${where} not_counted`),
     callFiles: [...new Set(calls.map((call) => call.file))],
+    grant: grantOf(top.grant, `${where} grant`),
   };
 }
 

@@ -1,0 +1,97 @@
+// createLimiter checks its options at once, and lays a partial limits config over the shipped one.
+import { describe, expect, it } from 'vitest';
+import { createGate, createLimiter, isTollgateError, type LimiterOptions } from '../../src/index.js';
+import { defaultLimits } from '../../src/limits/default-limits.js';
+
+function thrown(make: () => unknown): { code: string; message: string; details: readonly string[] } {
+  try {
+    make();
+  } catch (error) {
+    if (isTollgateError(error)) return error;
+    throw error;
+  }
+  throw new Error('no error thrown');
+}
+
+describe('createLimiter options', () => {
+  it.each([
+    [
+      { config: { answers: { status: 418 } } },
+      'createLimiter: `config.answers.status` must be one of 403, 429, got `418`',
+    ],
+    [
+      { config: { primary: { callers: { anonymous: { limit: 0 } } } } },
+      'createLimiter: `config.primary.callers.anonymous.limit` must be an integer >= 1, got `0`',
+    ],
+    [
+      { config: { answers: { messages: { cpu: 'slow down' } } } },
+      'createLimiter: `config.answers.messages.cpu` must be a message containing "secondary rate limit", got `"slow down"`',
+    ],
+    [
+      { config: { secondry: {} } },
+      'createLimiter: unknown option `config.secondry` (did you mean `secondary`?); valid: primary, secondary, identity, costs, answers, polling, client',
+    ],
+    [
+      { windowModes: 'strict' },
+      'createLimiter: `windowModes` must be an object of rule to mode, got `"strict"`',
+    ],
+    [
+      { store: {} },
+      'createLimiter: `store` must be a limits store (an object with apply(), read()), got an object',
+    ],
+    [{ clock: Date.now() }, expect.stringMatching(/^createLimiter: `clock` must be a function, got `\d+`$/)],
+    [{ ipv6Prefix: 129 }, 'createLimiter: `ipv6Prefix` must be an integer from 1 to 128, got `129`'],
+    [null, 'createLimiter: options must be an object, got `null`'],
+  ])('refuses %o at once', (options, message) => {
+    const error = thrown(() => createLimiter(options as LimiterOptions<never>));
+    expect(error.code).toBe('TOLLGATE_INVALID_OPTION');
+    expect(error.message).toEqual(message);
+    expect(error.details).toEqual([message]);
+  });
+
+  it('takes a config window mode of sliding or bucket, reads 0.1 strict as sliding, and refuses any other naming the choices', () => {
+    const modes = (windowModes: Record<string, string>) =>
+      createLimiter({ config: { secondary: { windowModes } } as LimiterOptions<never>['config'] }).config
+        .secondary.windowModes;
+    expect(modes({ rest_points: 'bucket', content_per_hour: 'strict' })).toEqual({
+      ...defaultLimits().secondary.windowModes,
+      rest_points: 'bucket',
+      content_per_hour: 'sliding',
+    });
+    expect(modes({ graphql_points: 'sliding' }).graphql_points).toBe('sliding');
+    expect(thrown(() => modes({ rest_points: 'fixed' })).message).toBe(
+      'createLimiter: `config.secondary.windowModes.rest_points` must be one of `sliding`, `bucket`, `strict`, got `"fixed"`',
+    );
+  });
+
+  it('merges a partial config over the shipped limits: one line gives 429 refusals', async () => {
+    const limiter = createLimiter({
+      config: { answers: { status: 429 }, primary: { callers: { anonymous: { limit: 1 } } } },
+    });
+    expect(limiter.config.answers.status).toBe(429);
+    expect(limiter.config.primary.callers.user).toEqual(defaultLimits().primary.callers.user);
+    expect(limiter.config.secondary).toEqual(defaultLimits().secondary);
+    const gate = createGate({ lookupToken: () => null, limiter });
+    const facts = {
+      method: 'GET',
+      target: '/repos/acme/app/issues/events',
+      header: () => undefined,
+      remoteAddress: '203.0.113.9',
+    };
+    const first = await gate.check(facts);
+    expect(first.action).toBe('respond'); // anonymous on a private repository: 404, counted
+    expect(first.action === 'respond' && first.status).toBe(404);
+    const second = await gate.check(facts);
+    expect(second.action === 'respond' && second.status).toBe(429);
+    expect(second.action === 'respond' && second.headers['x-ratelimit-remaining']).toBe('0');
+  });
+
+  it('accepts a whole compiled config (a copy of the shipped one) and keeps its numbers', () => {
+    const copy = structuredClone(defaultLimits());
+    expect(createLimiter({ config: copy }).config).toEqual(defaultLimits());
+  });
+
+  it('keeps the shipped config object itself when none is given', () => {
+    expect(createLimiter().config).toBe(defaultLimits());
+  });
+});
