@@ -2,6 +2,7 @@
 import { defineOptions } from '../core/check-options.js';
 import { anyOf, bool, func, number, object, oneOf, record, text, withMethods } from '../core/option-rules.js';
 import { TOKEN_KINDS } from '../core/token.js';
+import { PROXY_HEADERS } from './forwarded-for.js';
 
 /**
  * The spec `createGate` (and so every adapter) checks its options against, at once.
@@ -23,6 +24,7 @@ export const GATE_OPTIONS = defineOptions('createGate', {
     lookupToken: func(),
     tokenPrefixes: record(oneOf(TOKEN_KINDS)),
     trustProxy: anyOf(bool(), number({ min: 0, integer: true })),
+    proxyHeader: oneOf(PROXY_HEADERS),
     resolveToken: func(),
     resolveContext: func(),
     countDenied: bool(),

@@ -108,7 +108,7 @@ describe('clientAddress', () => {
 
   it('refuses an unknown proxyHeader, naming the choices', () => {
     expect(() => gateOf({ proxyHeader: 'x-client-ip' as never })).toThrow(
-      /`proxyHeader` is `x-client-ip`; valid: x-forwarded-for, forwarded, x-real-ip/,
+      /`proxyHeader` must be one of `x-forwarded-for`, `forwarded`, `x-real-ip`, got `"x-client-ip"`/,
     );
   });
 });

@@ -53,7 +53,7 @@ describe('createGate options', () => {
     ],
     [
       { lookupTokn: lookupToken },
-      'createGate: unknown option `lookupTokn` (did you mean `lookupToken`?); valid: policy, limiter, lookupToken, tokenPrefixes, trustProxy, resolveToken, resolveContext, countDenied, unknownEndpoint, headerNames, load, clock, measureCpu, basePath, skip, onError, onDecision, standardHeaders, corsPreflight, documentationUrls (and 1 more: see details)',
+      'createGate: unknown option `lookupTokn` (did you mean `lookupToken`?); valid: policy, limiter, lookupToken, tokenPrefixes, trustProxy, proxyHeader, resolveToken, resolveContext, countDenied, unknownEndpoint, headerNames, load, clock, measureCpu, basePath, skip, onError, onDecision, standardHeaders, corsPreflight, documentationUrls (and 1 more: see details)',
     ],
     [{}, 'createGate: give `lookupToken` or `resolveToken`'],
     [null, 'createGate: options must be an object, got `null`'],
