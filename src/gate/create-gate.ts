@@ -4,10 +4,14 @@ import type { Token } from '../core/token.js';
 import { type AdmitRequest, createLimiter } from '../limiter/index.js';
 import {
   httpDate,
+  type IdentityState,
   type LimitsIdentity,
   limitedResponse,
+  nearestRule,
+  pointCost,
   pollInterval,
   type RateLimitBody,
+  type RuleStanding,
   type Verdict,
 } from '../limits/index.js';
 import { createPolicy, type Decision, type EndpointEntry, shippedTables } from '../policy/index.js';
@@ -65,6 +69,7 @@ export function createGate(options: GateOptions): Gate {
   const countDenied = options.countDenied ?? true;
   const load = options.load ?? (() => 0);
   const clock = options.clock ?? Date.now;
+  const standardForm = options.standardHeaders ?? false;
   const cpu = createCpuShare(options.measureCpu === false ? null : processCpuClock());
   const answers = limiter.config.answers;
   const pollHeaders = answers.headers;
@@ -168,7 +173,41 @@ export function createGate(options: GateOptions): Gate {
             content: entry.content,
             countsPrimary: entry.countsAgainstPrimary,
           };
-    return after(limiter.admit(admit), (verdict) => answer(facts, decision, entry, identity, verdict, mark));
+    return after(limiter.admit(admit), (verdict) =>
+      // Only with standardHeaders, and only when no secondary rule refused: the IETF fields then
+      // report the rule nearest exhaustion, read from the identity's state (one store read).
+      standardForm === false || (verdict.rule !== null && verdict.rule !== 'primary')
+        ? answer(facts, decision, entry, identity, verdict, mark, undefined)
+        : after(nearestOf(identity, verdict, admit), (nearest) =>
+            answer(facts, decision, entry, identity, verdict, mark, nearest),
+          ),
+    );
+  }
+
+  /** The rule nearest exhaustion for the request; undefined (the verdict's primary window) when the read fails. */
+  function nearestOf(
+    identity: LimitsIdentity,
+    verdict: Verdict,
+    admit: AdmitRequest,
+  ): MaybePromise<RuleStanding | undefined> {
+    // As `limit` admitted it: the gate charges REST points, content as the table says.
+    const charge = {
+      resource: verdict.resource,
+      limit: verdict.limit,
+      cost: admit.cost ?? pointCost(admit, limiter.config),
+      countsPrimary: admit.countsPrimary !== false,
+      content: admit.content === true,
+      graphql: false,
+      admitted: verdict.ticket !== null,
+    };
+    const standing = (state: IdentityState | undefined) =>
+      nearestRule(state, limiter.config, charge, clock());
+    try {
+      const state = limiter.store.read(identity.key);
+      return state instanceof Promise ? state.then(standing, () => undefined) : standing(state);
+    } catch {
+      return undefined;
+    }
   }
 
   function answer(
@@ -178,9 +217,10 @@ export function createGate(options: GateOptions): Gate {
     identity: LimitsIdentity,
     verdict: Verdict,
     mark: CpuMark,
+    nearest: RuleStanding | undefined,
   ): MaybePromise<GateAnswer> {
     const limited = limitedResponse(verdict);
-    const limitHeaders = limitHeadersOf(verdict);
+    const limitHeaders = limitHeadersOf(verdict, nearest);
     if (limited !== null || verdict.ticket === null) {
       const status = limited?.status ?? answers.status;
       const body = limited === null || headOnly(facts) ? '' : limitedBody(verdict, limited.body);

@@ -1,6 +1,6 @@
 /** The answers the gate writes itself: refusal bodies with their documentation link, and the limits' headers. */
 // Hot path: one call per answered request; bench/http.mjs guards the gate's cost per request.
-import type { LimitsConfig, Verdict } from '../limits/index.js';
+import type { LimitsConfig, RuleStanding, Verdict } from '../limits/index.js';
 import type { Decision } from '../policy/index.js';
 import {
   DEFAULT_AUTHENTICATION_URL,
@@ -34,8 +34,11 @@ export interface GateResponses {
     verdict: Verdict | null,
     limitHeaders: Readonly<Record<string, string>>,
   ): RespondAnswer;
-  /** The verdict's `x-ratelimit-*` headers, and the IETF fields beside them when asked for. */
-  limitHeadersOf(verdict: Verdict): Readonly<Record<string, string>>;
+  /**
+   * The verdict's `x-ratelimit-*` headers, and the IETF fields beside them when asked for (of
+   * `nearest`, the rule nearest exhaustion, when the gate read it).
+   */
+  limitHeadersOf(verdict: Verdict, nearest?: RuleStanding): Readonly<Record<string, string>>;
   /** The JSON body of a limited response (`limitedBody` of `limitedResponse`), with the configured link. */
   limitedBody(verdict: Verdict, body: string): string;
   headOnly(facts: RequestFacts): boolean;
@@ -93,10 +96,10 @@ export function createGateResponses(
         verdict,
         { ...decision.headers, ...limitHeaders },
       ),
-    limitHeadersOf: (verdict) =>
+    limitHeadersOf: (verdict, nearest) =>
       standardForm === false
         ? verdict.headers
-        : { ...verdict.headers, ...standardHeaders(verdict, config, standardForm, clock()) },
+        : { ...verdict.headers, ...standardHeaders(verdict, config, standardForm, clock(), nearest) },
     limitedBody: (verdict, body) =>
       rateLimitsUrl === answers.documentationUrl || verdict.body === null
         ? body

@@ -1,18 +1,14 @@
 /** The IETF `RateLimit` and `RateLimit-Policy` header fields of a verdict, in the draft forms clients know. */
-import { type LimitRule, type LimitsConfig, resourceWindowMs, type Verdict } from '../limits/index.js';
+import {
+  type LimitRule,
+  type LimitsConfig,
+  type RuleStanding,
+  resourceWindowMs,
+  type Verdict,
+} from '../limits/index.js';
 
 /** `false` (none), `'draft-7'` (the combined form express-rate-limit calls draft-7) or `'draft-8'` (the current draft's fields). */
 export type StandardHeadersForm = false | 'draft-7' | 'draft-8';
-
-interface ReportedRule {
-  readonly name: string;
-  readonly quota: number;
-  /** Seconds; null for a rule without a window (concurrency). */
-  readonly windowSeconds: number | null;
-  readonly remaining: number;
-  readonly resetSeconds: number;
-  readonly unit: string | null;
-}
 
 function secondaryQuota(rule: Exclude<LimitRule, 'primary'>, config: LimitsConfig) {
   const s = config.secondary;
@@ -37,12 +33,16 @@ function secondaryQuota(rule: Exclude<LimitRule, 'primary'>, config: LimitsConfi
 }
 
 /**
- * The rule nearest exhaustion that the verdict knows: the secondary rule that refused (none left,
- * free again after `retry-after`), else the primary window of the request's resource. A verdict
- * carries no figures of the secondary rules that admitted it, so an admitted request reports its
- * primary window.
+ * The rule reported: the secondary rule that refused (none left, free again after `retry-after`);
+ * else `nearest`, the rule nearest exhaustion read from the identity's state (see nearestRule);
+ * without it, the primary window of the request's resource as the verdict tells it.
  */
-function reportedRule(verdict: Verdict, config: LimitsConfig, nowMs: number): ReportedRule {
+function reportedRule(
+  verdict: Verdict,
+  config: LimitsConfig,
+  nowMs: number,
+  nearest: RuleStanding | undefined,
+): RuleStanding {
   if (verdict.rule !== null && verdict.rule !== 'primary') {
     const { quota, windowSeconds, unit } = secondaryQuota(verdict.rule, config);
     return {
@@ -54,6 +54,7 @@ function reportedRule(verdict: Verdict, config: LimitsConfig, nowMs: number): Re
       resetSeconds: verdict.retryAfter ?? 1,
     };
   }
+  if (nearest !== undefined) return nearest;
   return {
     name: verdict.resource,
     quota: verdict.limit,
@@ -65,7 +66,8 @@ function reportedRule(verdict: Verdict, config: LimitsConfig, nowMs: number): Re
 }
 
 /**
- * The `ratelimit-policy` and `ratelimit` fields for `verdict`, seconds counted from `nowMs`.
+ * The `ratelimit-policy` and `ratelimit` fields for `verdict`, seconds counted from `nowMs`; for an
+ * admitted request or a primary refusal, of `nearest` when given (the gate passes nearestRule's).
  * `'draft-8'` names the rule as the draft's policy name (`core`, `search`, ..., or the secondary
  * rule: `rest_points`, `concurrency`, ...); its quota is in the rule's own unit (points, CPU ms,
  * requests). No partition key is sent (`pk` is optional): the caller's identity stays private.
@@ -82,8 +84,9 @@ export function standardHeaders(
   config: LimitsConfig,
   form: 'draft-7' | 'draft-8',
   nowMs: number,
+  nearest?: RuleStanding,
 ): Record<string, string> {
-  const rule = reportedRule(verdict, config, nowMs);
+  const rule = reportedRule(verdict, config, nowMs, nearest);
   const window = rule.windowSeconds === null ? '' : `;w=${rule.windowSeconds}`;
   if (form === 'draft-7')
     return {

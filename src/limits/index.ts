@@ -42,6 +42,7 @@ export {
   type WindowedRule,
 } from './log-rules.js';
 export { loadSlot, logSlot, SPILLED } from './log-slot.js';
+export { nearestRule, type RuleCharge, type RuleStanding } from './nearest-rule.js';
 export { type PointCostFacts, pointCost } from './point-cost.js';
 export { httpDate, notModified, pollInterval, pollingHeaders } from './poll-interval.js';
 export {

@@ -137,6 +137,7 @@ const PINNED_EXPORTS: Record<string, string[]> = {
     'loadSlot',
     'logPlan',
     'logSlot',
+    'nearestRule',
     'notModified',
     'packState',
     'pointCost',
