@@ -136,6 +136,26 @@ export function hookContract(kind: ServerKind): void {
       expect((await refused!.json()).documentation_url).toBe('https://docs.test/limits');
     });
 
+    it('reports the rule nearest exhaustion for an admitted request: REST points after two PUTs', async () => {
+      // smallLimits: 6 requests an hour, 20 REST points a minute, a PUT 5 points. The third PUT
+      // arrives with points 10 of 20 left (50 %), core 4 of 6 (67 %), CPU (100 ms a minute) a few
+      // ms spent: rest_points, 5 left after it, all back when it leaves the minute (60 s).
+      const secret = fresh('classic', 'notifications');
+      const put = () =>
+        fetch(`${server.url}/repos/octo/app/notifications`, { method: 'PUT', headers: bearer(secret) });
+      const first = await put();
+      // Every rule whole when it arrived: the primary window's.
+      expect(first.headers.get('ratelimit-policy')).toBe('"core";q=6;w=3600');
+      await first.arrayBuffer();
+      await (await put()).arrayBuffer();
+      const third = await put();
+      expect(third.status).toBe(200);
+      expect(third.headers.get('x-ratelimit-remaining')).toBe('3');
+      expect(third.headers.get('ratelimit-policy')).toBe('"rest_points";q=20;w=60');
+      expect(third.headers.get('ratelimit')).toBe('"rest_points";r=5;t=60');
+      await third.arrayBuffer();
+    });
+
     it('links a 401 and a hidden 404 to the authentication documentation configured', async () => {
       const unauthenticated = await fetch(`${server.url}/repos/octo/app/issues`, { method: 'POST' });
       expect(unauthenticated.status).toBe(401);
