@@ -184,7 +184,7 @@ export function createGate(options: GateOptions): Gate {
     );
   }
 
-  /** The rule nearest exhaustion for the request; undefined (the verdict's primary window) when the read fails. */
+  /** The rule nearest exhaustion for the request; undefined (the verdict's primary window) when the store cannot tell. */
   function nearestOf(
     identity: LimitsIdentity,
     verdict: Verdict,
@@ -200,8 +200,10 @@ export function createGate(options: GateOptions): Gate {
       graphql: false,
       admitted: verdict.ticket !== null,
     };
+    // No state for an identity just admitted or refused by its window: the store could not say
+    // (a Redis failure mode answered), so the verdict's primary window is reported.
     const standing = (state: IdentityState | undefined) =>
-      nearestRule(state, limiter.config, charge, clock());
+      state === undefined ? undefined : nearestRule(state, limiter.config, charge, clock());
     try {
       const state = limiter.store.read(identity.key);
       return state instanceof Promise ? state.then(standing, () => undefined) : standing(state);
