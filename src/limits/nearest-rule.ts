@@ -15,7 +15,6 @@ import type { IdentityState } from './identity-state.js';
 import type { LimitsConfig, LimitsResource } from './limits-config.js';
 import { logPlan } from './log-rules.js';
 import { resourceWindowMs } from './primary-limit.js';
-import { createSlidingLog, liveSum, loadLog } from './sliding-log.js';
 import { refillSpent } from './token-bucket.js';
 
 /**
@@ -61,16 +60,19 @@ const MINUTE = 60_000;
 const HOUR = 3_600_000;
 /** As step-into's CONCURRENCY_RETRY_MS: a full concurrency rule asks to retry after 1 s. */
 const CONCURRENCY_RESET_SECONDS = 1;
-const EMPTY: readonly number[] = [];
 
 const seconds = (ms: number) => Math.max(0, Math.ceil(ms / 1000));
 
-/** Used and seconds until all of it has left, from a flat `[time, weight, ...]` log. */
+/**
+ * Used and seconds until all of it has left, from a flat `[time, weight, ...]` log, counted as
+ * liveSum counts it (entries stamped after `t - spanMs`), read in place.
+ */
 function fromLog(flat: readonly number[] | undefined, t: number, spanMs: number): [number, number] {
-  const log = createSlidingLog();
-  loadLog(log, flat ?? EMPTY);
-  const used = liveSum(log, t, spanMs);
-  const newest = log.times.length === 0 ? t - spanMs : log.times[log.times.length - 1]!;
+  if (flat === undefined || flat.length < 2) return [0, 0];
+  const edge = t - spanMs;
+  let used = 0;
+  for (let i = 0; i + 1 < flat.length; i += 2) if (flat[i]! > edge) used += flat[i + 1]!;
+  const newest = flat[flat.length - 2]!;
   return [used, used > 0 ? seconds(newest + spanMs - t) : 0];
 }
 
