@@ -52,6 +52,19 @@ export function createLogKeeper(): LogKeeper {
     }
     return book;
   };
+  // The state's numbers with each rule a log keeps zeroed: the log holds that rule's count.
+  const numbersOf = (state: IdentityState, config: LimitsConfig): IdentityState => {
+    const uses = logPlan(config).uses;
+    return {
+      ...state,
+      restPoints: uses[0] ? 0 : state.restPoints,
+      graphqlPoints: uses[1] ? 0 : state.graphqlPoints,
+      cpu: 0,
+      graphqlCpu: 0,
+      contentMinute: uses[4] ? 0 : state.contentMinute,
+      contentHour: uses[5] ? 0 : state.contentHour,
+    };
+  };
   return {
     load: fromRow,
     store(slab, offset, row, config) {
@@ -94,16 +107,7 @@ export function createLogKeeper(): LogKeeper {
         loadSlot(reader, slot, state.at);
         return flattenLog(reader);
       });
-      return {
-        ...state,
-        restPoints: uses[0] ? 0 : state.restPoints,
-        graphqlPoints: uses[1] ? 0 : state.graphqlPoints,
-        cpu: 0,
-        graphqlCpu: 0,
-        contentMinute: uses[4] ? 0 : state.contentMinute,
-        contentHour: uses[5] ? 0 : state.contentHour,
-        logs,
-      };
+      return { ...numbersOf(state, config), logs };
     },
     expiresAt(slab, offset, row, config) {
       const { uses, spans } = logPlan(config);
@@ -122,18 +126,7 @@ export function createLogKeeper(): LogKeeper {
       }
       return latest;
     },
-    numbersOf(state, config) {
-      const uses = logPlan(config).uses;
-      return {
-        ...state,
-        restPoints: uses[0] ? 0 : state.restPoints,
-        graphqlPoints: uses[1] ? 0 : state.graphqlPoints,
-        cpu: 0,
-        graphqlCpu: 0,
-        contentMinute: uses[4] ? 0 : state.contentMinute,
-        contentHour: uses[5] ? 0 : state.contentHour,
-      };
-    },
+    numbersOf,
     forget(slab, offset, row) {
       for (let i = 0; i < 6; i++) if (slab[offset + 2 + i] === SPILLED) apart.delete(row * 6 + i);
     },

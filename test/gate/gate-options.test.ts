@@ -5,19 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { tollgatePlugin } from '../../src/adapters/fastify.js';
 import { withTollgate } from '../../src/adapters/fetch.js';
 import { tollgate } from '../../src/adapters/node.js';
-import { createGate, type GateOptions, isTollgateError } from '../../src/index.js';
+import { createGate, type GateOptions } from '../../src/index.js';
+import { thrown } from '../support/thrown.js';
 
 const lookupToken = () => null;
-
-function thrown(make: () => unknown): { code: string; message: string; details: readonly string[] } {
-  try {
-    make();
-  } catch (error) {
-    if (isTollgateError(error)) return error;
-    throw error;
-  }
-  throw new Error('no error thrown');
-}
 
 describe('createGate options', () => {
   it.each([

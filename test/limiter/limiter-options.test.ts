@@ -1,17 +1,8 @@
 // createLimiter checks its options at once, and lays a partial limits config over the shipped one.
 import { describe, expect, it } from 'vitest';
-import { createGate, createLimiter, isTollgateError, type LimiterOptions } from '../../src/index.js';
+import { createGate, createLimiter, type LimiterOptions } from '../../src/index.js';
 import { defaultLimits } from '../../src/limits/default-limits.js';
-
-function thrown(make: () => unknown): { code: string; message: string; details: readonly string[] } {
-  try {
-    make();
-  } catch (error) {
-    if (isTollgateError(error)) return error;
-    throw error;
-  }
-  throw new Error('no error thrown');
-}
+import { thrown } from '../support/thrown.js';
 
 describe('createLimiter options', () => {
   it.each([

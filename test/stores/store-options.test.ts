@@ -1,18 +1,9 @@
 // The stores check their options when made: a missing client or a mistyped number is never found late.
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createMemoryStore, isTollgateError } from '../../src/index.js';
+import { createMemoryStore } from '../../src/index.js';
 import { createRedisStore, type RedisStoreOptions } from '../../src/stores/redis-store.js';
-
-function thrown(make: () => unknown): { code: string; message: string; details: readonly string[] } {
-  try {
-    make();
-  } catch (error) {
-    if (isTollgateError(error)) return error;
-    throw error;
-  }
-  throw new Error('no error thrown');
-}
+import { thrown } from '../support/thrown.js';
 
 // A real ioredis client that never connects: the options are checked before any command.
 const client = new Redis({ lazyConnect: true });
