@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { shippedTables } from '../policy/index.js';
 import {
   htmlReport,
+  jsonChunks,
   readScenario,
   recommend,
   type SimulationReport,
@@ -22,6 +23,11 @@ the work was done. Deterministic: the same scenario and seed give the same repor
 
   --json                the report as JSON
   --html FILE           also write a self-contained HTML page with charts over time
+  --limits FILE         a limits overlay (any subset of data/limits.yaml's fields, e.g. the search
+                        or GraphQL numbers the seed does not show), over the scenario's own
+                        \`limits\` and the shipped table
+  --no-request-cap      run a scenario estimated above 10^9 simulated requests (refused by
+                        default, exit 2, naming the field that drives the estimate)
   --recommend           for each caller with work, the largest steady rate (and workers) that
                         meets no limit (runs the scenario again, 17 times per caller)
   --help, -h            this text
@@ -56,6 +62,8 @@ export const simulateCommand: Command = (args, io) => {
     json: { type: 'boolean' },
     html: { type: 'string' },
     recommend: { type: 'boolean' },
+    limits: { type: 'string' },
+    'no-request-cap': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -66,11 +74,18 @@ export const simulateCommand: Command = (args, io) => {
     throw new UsageError('simulate: give one SCENARIO file; see `tollgate simulate --help`');
   const file = positionals[0]!;
   const tables = shippedTables();
-  const scenario = readScenario(readTextFile(file), file, tables);
+  // --limits applies over the scenario's own `limits`.
+  const scenario = readScenario(readTextFile(file), file, tables, {
+    ...(typeof values.limits === 'string' ? { limitsFile: values.limits } : {}),
+  });
+  const requestCap = values['no-request-cap'] ? Number.POSITIVE_INFINITY : undefined;
   const bar = progressBar(io);
   let report: SimulationReport;
   try {
-    report = simulate(scenario, tables, undefined, { onProgress: (done) => bar.update(done) });
+    report = simulate(scenario, tables, undefined, {
+      onProgress: (done) => bar.update(done),
+      ...(requestCap === undefined ? {} : { requestCap }),
+    });
   } finally {
     bar.clear();
   }
@@ -81,10 +96,17 @@ export const simulateCommand: Command = (args, io) => {
     : [];
   if (typeof values.html === 'string')
     writeFileSync(values.html, htmlReport(report, `tollgate simulate ${file}`));
-  if (values.json)
-    io.stdout(
-      `${JSON.stringify({ ...report, recommendations: recommendations.map((r) => r ?? null) }, null, 2)}\n`,
-    );
-  else io.stdout(textReport(report, recommendations));
+  if (values.json) {
+    // Written piece by piece, in writes of about 64 KB: no report is ever one giant string.
+    let buffer = '';
+    for (const piece of jsonChunks({ ...report, recommendations: recommendations.map((r) => r ?? null) })) {
+      buffer += piece;
+      if (buffer.length >= 65_536) {
+        io.stdout(buffer);
+        buffer = '';
+      }
+    }
+    io.stdout(`${buffer}\n`);
+  } else io.stdout(textReport(report, recommendations));
   return EXIT.ok;
 };

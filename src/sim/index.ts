@@ -1,7 +1,8 @@
 /** tollgate/sim: traffic against the limits in virtual time. */
 export { createEventQueue, type EventQueue } from './event-queue.js';
+export { jsonChunks } from './json-chunks.js';
 export { type Distribution, type Random, sample, seededRandom } from './random.js';
-export { readScenario } from './read-scenario.js';
+export { type ReadScenarioOptions, readScenario } from './read-scenario.js';
 export { type Recommendation, recommend } from './recommend.js';
 export { htmlReport } from './report-html.js';
 export { textReport } from './report-text.js';

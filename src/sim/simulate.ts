@@ -18,6 +18,7 @@ import type { CallerRun } from './caller-run.js';
 import { runEngine } from './engine.js';
 import { seededRandom } from './random.js';
 import type { IdentityReport, RuleReport } from './report-types.js';
+import { checkRequestCap } from './request-estimate.js';
 import type { Behaviour, Scenario } from './scenario.js';
 import { gaugesFor } from './series-gauges.js';
 import { createSeriesRecorder, finishSeries, initialBucketMs } from './series-recorder.js';
@@ -53,13 +54,15 @@ export function simulate(
   limits: LimitsConfig = defaultLimits(),
   options: SimulateOptions = {},
 ): SimulationReport {
+  checkRequestCap(scenario, options.requestCap);
   const start = scenario.start ?? DEFAULT_START;
   const end =
     scenario.durationSeconds === undefined
       ? Number.POSITIVE_INFINITY
       : start + scenario.durationSeconds * 1000;
   const clock = { now: start };
-  const config = scenario.windowModes === undefined ? limits : withWindowModes(limits, scenario.windowModes);
+  const base = scenario.limits ?? limits;
+  const config = scenario.windowModes === undefined ? base : withWindowModes(base, scenario.windowModes);
   const limiter = createLimiter({ clock: () => clock.now, store: createMemoryStore(), config });
   const root = seededRandom(scenario.seed);
   const bucketMs = initialBucketMs(end - start);

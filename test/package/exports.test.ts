@@ -187,6 +187,7 @@ const PINNED_EXPORTS: Record<string, string[]> = {
     'BEHAVIOURS',
     'createEventQueue',
     'htmlReport',
+    'jsonChunks',
     'readScenario',
     'recommend',
     'sample',
