@@ -60,12 +60,12 @@ export function logPlan(config: LimitsConfig): LogPlan {
   const sliding = (mode: WindowMode) => mode === 'sliding';
   const cpuSpan = sec.cpu.windowMs + CPU_QUANTUM_MS;
   const uses = [
-      sliding(modes.rest_points),
-      sliding(modes.graphql_points),
-      true,
-      true,
-      sliding(modes.content_per_minute),
-      sliding(modes.content_per_hour),
+    sliding(modes.rest_points),
+    sliding(modes.graphql_points),
+    true,
+    true,
+    sliding(modes.content_per_minute),
+    sliding(modes.content_per_hour),
   ];
   plan = {
     uses,
