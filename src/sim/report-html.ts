@@ -72,7 +72,7 @@ export function htmlReport(report: SimulationReport, title: string): string {
       ([rule, n]) => `<li>${escapeHtml(rule)}: ${(n ?? 0).toLocaleString('en-US')}</li>`,
     );
     return `<section><h2>${escapeHtml(caller.name)} <small>${escapeHtml(caller.kind)}, ${escapeHtml(caller.behaviour)}</small></h2>
-<p>sent ${caller.sent.toLocaleString('en-US')}, admitted ${caller.admitted.toLocaleString('en-US')}, sent while limited ${caller.sentWhileLimited.toLocaleString('en-US')}, limited for ${Math.round(caller.limitedSeconds).toLocaleString('en-US')} s${caller.workDoneAt === null ? '' : `, work done at ${caller.workDoneAt.toLocaleString('en-US')} s`}</p>
+<p>sent ${caller.sent.toLocaleString('en-US')}, admitted ${caller.admitted.toLocaleString('en-US')}, sent while limited ${caller.sentWhileLimited.toLocaleString('en-US')}, limited for ${(caller.limitedSeconds >= 1 ? Math.round(caller.limitedSeconds) : Number(caller.limitedSeconds.toFixed(3))).toLocaleString('en-US')} s${caller.workDoneAt === null ? '' : `, work done at ${caller.workDoneAt.toLocaleString('en-US')} s`}</p>
 ${denied.length === 0 ? '<p>never limited</p>' : `<ul>${denied.join('')}</ul>`}
 ${chart('primary requests remaining, per minute', [{ name: 'remaining', colour: '#2a6', values: caller.series.gauges.find((g) => g.rule === 'primary')?.remaining ?? [] }])}
 ${chart('admitted and denied per minute', [

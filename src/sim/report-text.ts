@@ -3,6 +3,8 @@ import type { Recommendation } from './recommend.js';
 import type { SimulationReport } from './simulate.js';
 
 const number = (n: number) => n.toLocaleString('en-US');
+// Never "limited for 0 s" beside refusals: a wait under a second keeps its milliseconds.
+const seconds = (s: number) => (s >= 1 ? number(Math.round(s)) : number(Number(s.toFixed(3))));
 
 /**
  * One line per caller, and a recommendation where one was computed.
@@ -25,7 +27,7 @@ export function textReport(
       `${caller.name}  ${caller.kind}, ${caller.behaviour}  sent ${number(caller.sent)}, admitted ${number(caller.admitted)}` +
         `${denied === '' ? ', never limited' : `, denied: ${denied}`}` +
         `${caller.sentWhileLimited > 0 ? `; ${number(caller.sentWhileLimited)} sent while limited (the seed warns this can get an integration banned)` : ''}` +
-        `${caller.limitedSeconds > 0 ? `; limited for ${number(Math.round(caller.limitedSeconds))} s` : ''}` +
+        `${caller.limitedSeconds > 0 ? `; limited for ${seconds(caller.limitedSeconds)} s` : ''}` +
         `${caller.policyDenied > 0 ? `; ${number(caller.policyDenied)} refused by the policy (not served)` : ''}` +
         `${caller.abandoned > 0 ? `; ${number(caller.abandoned)} given up` : ''}` +
         `${caller.workDoneAt === null ? '' : `; work done at ${number(caller.workDoneAt)} s`}`,
