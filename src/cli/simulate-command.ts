@@ -79,7 +79,9 @@ export const simulateCommand: Command = (args, io) => {
   const bar = progress(io, 'simulating', forced);
   let report: SimulationReport;
   try {
+    bar.update(0);
     report = simulate(expanded.scenario, tables, undefined, { onProgress: (done) => bar.update(done) });
+    bar.update(1);
   } finally {
     bar.clear();
   }
@@ -87,6 +89,7 @@ export const simulateCommand: Command = (args, io) => {
   if (values.recommend) {
     const planning = progress(io, 'recommending', forced);
     try {
+      planning.update(0);
       recommendations = recommend(scenario, tables, {
         ...(withinSeconds === undefined ? {} : { withinSeconds }),
         onProgress: (done) => planning.update(done),
