@@ -82,7 +82,8 @@ export const limitsCommand: Command = (args, io) => {
   // personal access tokens (classic, fine-grained) and anonymous callers no enterprise-cloud number.
   if (enterpriseCloud) {
     const applies = (k: TokenKind) =>
-      limitsReport(k, { enterpriseCloud: true })[0]?.limit !== limitsReport(k, { enterpriseCloud: false })[0]?.limit;
+      limitsReport(k, { enterpriseCloud: true })[0]?.limit !==
+      limitsReport(k, { enterpriseCloud: false })[0]?.limit;
     if (!applies(kind))
       throw new UsageError(
         `limits: \`--enterprise-cloud\` does not apply to \`${kind}\` (the seed gives it no enterprise-cloud limit); it applies to ${TOKEN_KINDS.filter(applies).join(', ')}`,

@@ -53,7 +53,13 @@ export function recommend(
   options: RecommendOptions = {},
 ): PlannerAdvice[] {
   const config = options.limits ?? defaultLimits();
-  const run: RunScenario = (one, onProgress) => simulate(one, tables, config, { onProgress });
+  const run: RunScenario = (one, onProgress) => {
+    // Short runs never call back from inside: their start and end are progress too.
+    onProgress(0);
+    const report = simulate(one, tables, config, { onProgress });
+    onProgress(1);
+    return report;
+  };
   const expanded = expandScenario(scenario).scenario;
   const asked =
     options.withinSeconds === undefined ? [] : scenario.callers.filter((c) => c.work !== undefined);
