@@ -18,5 +18,5 @@ export { htmlReport } from './report-html.js';
 export { textReport } from './report-text.js';
 export { BEHAVIOURS, type Behaviour, type CallerSpec, type MixEntry, type Scenario } from './scenario.js';
 export type { Schedule } from './schedule.js';
-export { DURATION_FORMS, durationSeconds, formatDuration } from './schedule-duration.js';
+export { DURATION_FORMS, durationSeconds } from './schedule-duration.js';
 export { type CallerReport, type SimulateOptions, type SimulationReport, simulate } from './simulate.js';

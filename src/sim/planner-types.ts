@@ -52,9 +52,9 @@ export interface HowMany {
 /**
  * The planner's advice for one caller (one line each, pools' members included).
  * @example
- * import type { PlannerAdvice } from 'tollgate/sim';
+ * import type { PlannerAdvice } from './planner-types.js';
  * const advice: PlannerAdvice = {
- *   caller: 'importer', identity: 'user:importer', sharedWith: [], work: 200, rate: 1.32, workers: 1,
+ *   caller: 'importer', identity: 'user:importer', sharedWith: [], work: 200, rate: 1.32, workers: 1, unpaced: false,
  *   binding: { rule: 'content_per_minute', limit: 80, windowSeconds: 60, text: 'content_per_minute: 80 content requests per minute' },
  *   workDoneAt: 151.2, fastestWorkDoneAt: 149.3, refused: 0, polite: { workDoneAt: 180.4, refusals: 3, sooner: false }, howMany: null,
  * };
