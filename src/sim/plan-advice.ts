@@ -19,7 +19,14 @@ export function bindingRule(binding: Binding | null): BindingRule | null {
       rule: 'concurrency',
       limit: binding.limit,
       windowSeconds: 0,
-      text: `concurrency: ${binding.limit} requests in flight (no rate binds first; the workers send as fast as answers come)`,
+      text: `concurrency: ${binding.limit} requests in flight`,
+    };
+  if (binding.kind === 'poll')
+    return {
+      rule: 'poll_interval',
+      limit: 1,
+      windowSeconds: binding.seconds,
+      text: `X-Poll-Interval: one poll per ${binding.seconds} s`,
     };
   const c = binding.ceiling;
   const per = WINDOW_WORDS[c.windowSeconds] ?? `per ${c.windowSeconds.toLocaleString('en-US')} s`;

@@ -3,8 +3,7 @@
  * members, each planned refusal-free, finish in time. The rules' arithmetic finds the candidate;
  * runs of the candidate (finishes) and of one fewer (does not) confirm it.
  */
-import type { LimitsConfig } from '../limits/index.js';
-import { identityOf } from '../limits/index.js';
+import { identityOf, type LimitsConfig, pollInterval } from '../limits/index.js';
 import type { PolicyTables } from '../policy/index.js';
 import { expandScenario } from './expand-scenario.js';
 import { planGroup } from './plan-identity.js';
@@ -50,7 +49,10 @@ function arithmeticFinish(
   for (const members of groups.values()) {
     const ceilings = ceilingsOf(members[0]!.token, config);
     const plan = planGroup(
-      members.map((m) => ({ use: callerUse(m, ceilings, tables), work: m.work ?? null })),
+      members.map((m) => ({
+        use: callerUse(m, ceilings, tables, pollInterval(0, config)),
+        work: m.work ?? null,
+      })),
       ceilings,
       config.secondary.concurrency.limit,
     );

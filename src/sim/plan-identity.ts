@@ -20,10 +20,11 @@ export interface MemberPlan {
   readonly unpaced: boolean;
 }
 
-/** What bounds a group plan: a ceiling, or the identity's requests in flight. */
+/** What bounds a group plan: a ceiling, the identity's requests in flight, or a poller's interval. */
 export type Binding =
   | { readonly kind: 'ceiling'; readonly ceiling: Ceiling }
-  | { readonly kind: 'concurrency'; readonly limit: number };
+  | { readonly kind: 'concurrency'; readonly limit: number }
+  | { readonly kind: 'poll'; readonly seconds: number };
 
 /** A group plan: per member, the binding, and finish times for the members with work. */
 export interface GroupPlan {
@@ -85,6 +86,9 @@ export function planGroup(
         binding = { kind: 'ceiling', ceiling: c };
       }
     });
+    // A poller waits X-Poll-Interval between polls: one worker at that pace, whatever the ceilings allow.
+    if (m.use.maxRate < rate * (1 - CEILING_MARGIN) * scale)
+      return { rate: m.use.maxRate, binding: { kind: 'poll', seconds: 1 / m.use.maxRate }, unpaced: false };
     const byWorkers = shareWorkers / m.use.latency;
     if (byWorkers < rate)
       return {
@@ -121,6 +125,11 @@ export function planGroup(
         binding = { kind: 'ceiling', ceiling: c };
       }
     });
+    for (const m of working)
+      if (m.use.maxRate / m.work! < x) {
+        x = m.use.maxRate / m.work!;
+        binding = { kind: 'poll', seconds: 1 / m.use.maxRate };
+      }
     const workersLeft = Math.max(working.length, concurrency - sum(free.map((m) => plans.get(m)!.workers)));
     // Little's law: in flight = rate × latency; no plan keeps more than `workersLeft` in flight.
     const byFlight = workersLeft / sum(working.map((m) => m.work! * m.use.latency));
@@ -132,7 +141,11 @@ export function planGroup(
       const weights = working.map((m) => m.work! * m.use.latency);
       const total = sum(weights);
       working.forEach((m, i) => {
-        const workers = Math.max(1, Math.floor((workersLeft * scale * weights[i]!) / total));
+        // More workers than requests would idle: at most one per request.
+        const workers = Math.max(
+          1,
+          Math.min(m.work!, Math.floor((workersLeft * scale * weights[i]!) / total)),
+        );
         plans.set(m, { rate: workers / m.use.latency, workers, unpaced: true });
       });
       if (byFlight <= paced) binding = { kind: 'concurrency', limit: concurrency };

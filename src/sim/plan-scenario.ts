@@ -3,7 +3,7 @@
  * the plan by running it: an identity whose callers met a refusal is planned again a little
  * slower, until the run refuses nothing.
  */
-import { identityOf, type LimitsConfig } from '../limits/index.js';
+import { identityOf, type LimitsConfig, pollInterval } from '../limits/index.js';
 import type { PolicyTables } from '../policy/index.js';
 import { type GroupPlan, type PlanMember, planGroup } from './plan-identity.js';
 import { type Ceiling, callerUse, ceilingsOf } from './plan-units.js';
@@ -81,7 +81,7 @@ export function planScenario(
     const ceilings = ceilingsOf(scenario.callers[callers[0]!]!.token, config);
     const members: PlanMember[] = callers.map((i) => {
       const spec = scenario.callers[i]!;
-      return { use: callerUse(spec, ceilings, tables), work: spec.work ?? null };
+      return { use: callerUse(spec, ceilings, tables, pollInterval(0, config)), work: spec.work ?? null };
     });
     return { identity, callers, ceilings, members, scale: 1 };
   });

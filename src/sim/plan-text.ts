@@ -4,6 +4,9 @@ import type { PoolSummary } from './pool-summary.js';
 import { formatDuration } from './schedule-duration.js';
 
 const number = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 0 });
+/** Seconds: whole above 10, else to two significant digits (a 0.05 s burst is not "0 s"). */
+const seconds = (n: number) =>
+  n >= 10 ? number(n) : n.toLocaleString('en-US', { maximumSignificantDigits: 2 });
 const plural = (n: number, word: string) => `${number(n)} ${word}${n === 1 ? '' : 's'}`;
 
 function howManyLine(advice: PlannerAdvice): string | null {
@@ -32,7 +35,7 @@ export function adviceText(advice: readonly PlannerAdvice[]): string[] {
   const answered = new Set<object>();
   for (const a of advice) {
     const pace = a.unpaced
-      ? `${plural(a.workers, 'worker')} sending as fast as answers come (about ${a.rate} requests/s)`
+      ? `${plural(a.workers, 'worker')} sending as fast as answers come (about ${number(a.rate)} requests/s)`
       : `${a.rate} requests/s with ${plural(a.workers, 'worker')}`;
     const bound = a.binding === null ? '' : `, bound by ${a.binding.text}`;
     const done =
@@ -40,7 +43,7 @@ export function adviceText(advice: readonly PlannerAdvice[]): string[] {
         ? '; no work: a pace it can sustain'
         : a.workDoneAt === null
           ? '; work not done in the run'
-          : `; work done at ${number(a.workDoneAt)} s${a.fastestWorkDoneAt === null ? '' : ` (fastest refusal-free steady plan: ${number(a.fastestWorkDoneAt)} s)`}`;
+          : `; work done at ${seconds(a.workDoneAt)} s${a.fastestWorkDoneAt === null ? '' : ` (fastest refusal-free steady plan: ${seconds(a.fastestWorkDoneAt)} s)`}`;
     const refused =
       a.refused === 0 ? '; refused nothing when run' : `; still refused ${number(a.refused)} when run`;
     lines.push(`${a.caller}  recommended: ${pace}${bound}${done}${refused}`);

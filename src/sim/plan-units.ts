@@ -37,6 +37,8 @@ export interface CallerUse {
    * by a long answer then loses under 2% of its rate). Seconds.
    */
   readonly paceLatency: number;
+  /** The most requests a second one worker may send: a poller waits `X-Poll-Interval` between polls. */
+  readonly maxRate: number;
 }
 
 /**
@@ -139,7 +141,12 @@ function unitsOf(entry: EndpointEntry, ceiling: Ceiling, cpu: number, refundShar
  * const spec = { name: 'b', token: { kind: 'classic' as const, user: 'b' }, behaviour: 'polite' as const, mix: [{ endpoint: 'POST /repos/{owner}/{repo}/issues', weight: 1 }] };
  * callerUse(spec, ceilingsOf(spec.token, defaultLimits()), shippedTables()).mean[4]; // 5 (points of a write)
  */
-export function callerUse(spec: CallerSpec, ceilings: readonly Ceiling[], tables: PolicyTables): CallerUse {
+export function callerUse(
+  spec: CallerSpec,
+  ceilings: readonly Ceiling[],
+  tables: PolicyTables,
+  pollSeconds = 60,
+): CallerUse {
   const byKey = new Map(tables.endpoints.map((entry) => [entry.key, entry]));
   const weighted = spec.mix.filter((item) => item.weight > 0 && byKey.has(item.endpoint));
   const total = weighted.reduce((sum, item) => sum + item.weight, 0);
@@ -158,5 +165,11 @@ export function callerUse(spec: CallerSpec, ceilings: readonly Ceiling[], tables
   const latency = spec.latencyMs ?? 50;
   const pace =
     typeof latency === 'object' && 'exponential' in latency ? 3 * latency.exponential : mostMs(latency);
-  return { mean, most, latency: Math.max(1, meanMs(latency)) / 1000, paceLatency: Math.max(1, pace) / 1000 };
+  return {
+    mean,
+    most,
+    latency: Math.max(1, meanMs(latency)) / 1000,
+    paceLatency: Math.max(1, pace) / 1000,
+    maxRate: spec.poll === undefined ? Number.POSITIVE_INFINITY : 1 / pollSeconds,
+  };
 }

@@ -5,11 +5,13 @@
 import type { LimitRule, LimitsResource } from '../limits/index.js';
 
 /**
- * What bounds a plan: a rule of the limits (its resource for `primary`), or `workers` when no rule
- * binds and the plan is as fast as the identity's 100 requests in flight allow (`concurrency`).
+ * What bounds a plan: a rule of the limits (its resource for `primary`; `concurrency` when no
+ * rate binds and the plan is as fast as the identity's 100 requests in flight allow), or a
+ * poller's `X-Poll-Interval`.
  */
 export interface BindingRule {
-  readonly rule: LimitRule;
+  /** `poll_interval` for a poller, which waits `X-Poll-Interval` between polls (seed 000, "Polling rules"). */
+  readonly rule: LimitRule | 'poll_interval';
   readonly resource?: LimitsResource;
   /** The rule's limit and window, e.g. 7,000 requests per 3,600 s, 80 content requests per 60 s. */
   readonly limit: number;

@@ -222,6 +222,65 @@ describe('recommend', () => {
   });
 });
 
+describe('recommend: callers without work, pollers, small work', () => {
+  it('gives every caller a sustainable rate: an anonymous client 60 an hour, a poller one poll per X-Poll-Interval', () => {
+    const scenario: Scenario = {
+      seed: 13,
+      durationSeconds: 7_200,
+      callers: [
+        { name: 'anon', token: { kind: 'anonymous', ip: '198.51.100.4' }, behaviour: 'greedy', mix: EVENTS },
+        {
+          name: 'poller',
+          token: { kind: 'classic', user: 'p' },
+          behaviour: 'polite',
+          poll: { unchanged: 0.9 },
+          mix: [{ endpoint: 'GET /notifications', weight: 1 }],
+        },
+      ],
+    };
+    const [anon, poller] = recommend(scenario, tables);
+    // seed 000: 60 an hour per address, 1/60 a second; the plan stays 1% under it.
+    expect(anon).toMatchObject({
+      work: null,
+      workDoneAt: null,
+      polite: null,
+      binding: { rule: 'primary', limit: 60 },
+    });
+    expect(anon!.rate).toBeLessThanOrEqual(60 / 3_600);
+    expect(anon!.rate).toBeGreaterThan((60 / 3_600) * 0.95);
+    // The poller waits X-Poll-Interval (60 s while the service is not loaded) whatever its budget allows.
+    expect(poller!.binding).toMatchObject({ rule: 'poll_interval', windowSeconds: 60 });
+    expect(poller!.rate).toBeCloseTo(1 / 60, 3);
+    const report = expectKept(scenario, [anon!, poller!]);
+    expect(report.callers[0]!.admitted).toBeGreaterThanOrEqual(118);
+  });
+
+  it('sends a small work as fast as answers come when no rate binds, at most one worker per request', () => {
+    const scenario: Scenario = {
+      seed: 14,
+      callers: [
+        {
+          name: 'tiny',
+          token: { kind: 'classic', user: 't' },
+          work: 60,
+          behaviour: 'greedy',
+          mix: EVENTS,
+          latencyMs: 50,
+        },
+      ],
+    };
+    const [advice] = recommend(scenario, tables);
+    // 60 requests: under every ceiling whole (60 points of 900, 60 of 5,000), so only the 100 in flight bind.
+    expect(advice).toMatchObject({
+      unpaced: true,
+      workers: 60,
+      binding: { rule: 'concurrency', limit: 100 },
+    });
+    expect(advice!.workDoneAt!).toBeLessThanOrEqual(0.05 * 1.05 + 0.001);
+    expectKept(scenario, [advice!]);
+  });
+});
+
 describe('recommend: how many installations or users', () => {
   const sync: CallerSpec = {
     name: 'sync',
