@@ -6,9 +6,9 @@
 import { identityOf, type LimitsConfig, pollInterval } from '../limits/index.js';
 import type { PolicyTables } from '../policy/index.js';
 import { expandScenario } from './expand-scenario.js';
-import { planGroup } from './plan-identity.js';
+import { planGroup, planMember } from './plan-identity.js';
 import { planScenario, type RunScenario } from './plan-scenario.js';
-import { callerUse, ceilingsOf } from './plan-units.js';
+import { ceilingsOf } from './plan-units.js';
 import type { HowMany } from './planner-types.js';
 import { type Pool, poolSize, USER_KINDS } from './pool.js';
 import type { CallerSpec, Scenario } from './scenario.js';
@@ -49,10 +49,7 @@ function arithmeticFinish(
   for (const members of groups.values()) {
     const ceilings = ceilingsOf(members[0]!.token, config);
     const plan = planGroup(
-      members.map((m) => ({
-        use: callerUse(m, ceilings, tables, pollInterval(0, config)),
-        work: m.work ?? null,
-      })),
+      members.map((m) => planMember(m, ceilings, tables, pollInterval(0, config))),
       ceilings,
       config.secondary.concurrency.limit,
     );

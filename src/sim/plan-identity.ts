@@ -2,14 +2,41 @@
  * A plan for the callers of one identity, together: they share every ceiling, so their rates are
  * chosen at once. Callers with work get rates in proportion to their work (they finish together);
  * callers without work get an even share of each ceiling they use, a rate they can sustain.
+ * Callers whose intervals (a schedule's runs) stay more than a window apart do not share that
+ * window's ceiling.
  */
-import type { CallerUse, Ceiling } from './plan-units.js';
+import type { PolicyTables } from '../policy/index.js';
+import { type CallerUse, type Ceiling, callerUse } from './plan-units.js';
+import type { CallerSpec } from './scenario.js';
 
 /** One caller of the identity as the arithmetic sees it. */
 export interface PlanMember {
   readonly use: CallerUse;
   /** Requests to complete, or null for a caller that runs until the scenario ends. */
   readonly work: number | null;
+  /** Its interval in the run (a schedule's run), seconds; `to` is Infinity when it lasts to the end. */
+  readonly from: number;
+  readonly to: number;
+}
+
+/**
+ * A caller as a member of its identity's plan: its use of each ceiling, its work, its interval.
+ * @example
+ * // planMember(spec, ceilings, tables, 60) -> { use: { mean: [...], ... }, work: 200, from: 0, to: Infinity }
+ */
+export function planMember(
+  spec: CallerSpec,
+  ceilings: readonly Ceiling[],
+  tables: PolicyTables,
+  pollSeconds: number,
+): PlanMember {
+  const timed = spec as { startSeconds?: number; stopSeconds?: number };
+  return {
+    use: callerUse(spec, ceilings, tables, pollSeconds),
+    work: spec.work ?? null,
+    from: timed.startSeconds ?? 0,
+    to: timed.stopSeconds ?? Number.POSITIVE_INFINITY,
+  };
 }
 
 /** The arithmetic plan of one member. */
@@ -64,35 +91,43 @@ export function planGroup(
   concurrency: number,
   scale = 1,
 ): GroupPlan {
-  const n = members.length;
   const free = members.filter((m) => m.work === null);
   const working = members.filter((m) => m.work !== null);
   const caps = ceilings.map((c) => c.limit / c.windowSeconds);
-  // A ceiling the whole work fits under can never refuse it, at any pace: the members with work
-  // are free of it when no member without work uses it.
-  const exempt = ceilings.map(
-    (c, k) =>
-      free.every((m) => m.use.mean[k] === 0) && sum(working.map((m) => m.work! * m.use.most[k]!)) <= c.limit,
+  // Members share a ceiling when their intervals come within one window of each other: the runs
+  // of a schedule an hour apart do not share a minute's points, but do share the hour's content.
+  const peers = (m: PlanMember, window: number) =>
+    members.filter((o) => o.from < m.to + window && m.from < o.to + window);
+  const freePeers = (m: PlanMember, window: number) => peers(m, window).filter((o) => o.work === null);
+  const workingPeers = (m: PlanMember, window: number) => peers(m, window).filter((o) => o.work !== null);
+  // A ceiling the whole work fits under can never refuse it, at any pace: members with work are
+  // free of it when no member without work near them uses it.
+  const exempt = ceilings.map((c, k) =>
+    members.every(
+      (m) =>
+        freePeers(m, c.windowSeconds).every((o) => o.use.mean[k] === 0) &&
+        sum(workingPeers(m, c.windowSeconds).map((o) => o.work! * o.use.most[k]!)) <= c.limit,
+    ),
   );
-  const shareWorkers = Math.max(1, Math.floor(concurrency / n));
+  const shareWorkers = (m: PlanMember) => Math.max(1, Math.floor(concurrency / peers(m, 0).length));
   // Members without work: an even share of each ceiling they use, and of the requests in flight.
   const freeRate = (m: PlanMember): { rate: number; binding: Binding | null; unpaced: boolean } => {
     let rate = Number.POSITIVE_INFINITY;
     let binding: Binding | null = null;
     ceilings.forEach((c, k) => {
       const use = m.use.mean[k]!;
-      if (use > 0 && caps[k]! / n / use < rate) {
-        rate = caps[k]! / n / use;
+      const share = caps[k]! / peers(m, c.windowSeconds).length / use;
+      if (use > 0 && share < rate) {
+        rate = share;
         binding = { kind: 'ceiling', ceiling: c };
       }
     });
     // A poller waits X-Poll-Interval between polls: one worker at that pace, whatever the ceilings allow.
     if (m.use.maxRate < rate * (1 - CEILING_MARGIN) * scale)
       return { rate: m.use.maxRate, binding: { kind: 'poll', seconds: 1 / m.use.maxRate }, unpaced: false };
-    const byWorkers = shareWorkers / m.use.latency;
-    if (byWorkers < rate)
+    if (shareWorkers(m) / m.use.latency < rate)
       return {
-        rate: Math.max(1, Math.floor(shareWorkers * scale)) / m.use.latency,
+        rate: Math.max(1, Math.floor(shareWorkers(m) * scale)) / m.use.latency,
         binding: { kind: 'concurrency', limit: concurrency },
         unpaced: true,
       };
@@ -104,25 +139,27 @@ export function planGroup(
     plans.set(m, {
       rate: p.rate,
       workers: p.unpaced
-        ? Math.max(1, Math.floor(shareWorkers * scale))
+        ? Math.max(1, Math.floor(shareWorkers(m) * scale))
         : Math.max(1, Math.ceil(p.rate * m.use.paceLatency)),
       unpaced: p.unpaced,
     });
-  let binding: Binding | null = free.length === n ? (freePlans.get(free[0]!)?.binding ?? null) : null;
+  let binding: Binding | null = working.length === 0 ? (freePlans.get(free[0]!)?.binding ?? null) : null;
   let finish: number | null = null;
   let fastest: number | null = null;
   if (working.length > 0) {
-    // x: the share of its work each member does per second (all finish at 1 / x).
+    // x: the share of its work each member does per second (each finishes 1 / x after its start).
     let x = Number.POSITIVE_INFINITY;
     ceilings.forEach((c, k) => {
       if (exempt[k]) return;
-      const need = sum(working.map((m) => m.work! * m.use.mean[k]!));
-      if (need === 0) return;
-      const avail = caps[k]! - sum(free.map((m) => plans.get(m)!.rate * m.use.mean[k]!));
-      const bound = Math.max(0, avail) / need;
-      if (bound < x) {
-        x = bound;
-        binding = { kind: 'ceiling', ceiling: c };
+      for (const m of working) {
+        const need = sum(workingPeers(m, c.windowSeconds).map((o) => o.work! * o.use.mean[k]!));
+        if (need === 0) continue;
+        const taken = sum(freePeers(m, c.windowSeconds).map((o) => plans.get(o)!.rate * o.use.mean[k]!));
+        const bound = Math.max(0, caps[k]! - taken) / need;
+        if (bound < x) {
+          x = bound;
+          binding = { kind: 'ceiling', ceiling: c };
+        }
       }
     });
     for (const m of working)
@@ -130,24 +167,29 @@ export function planGroup(
         x = m.use.maxRate / m.work!;
         binding = { kind: 'poll', seconds: 1 / m.use.maxRate };
       }
-    const workersLeft = Math.max(working.length, concurrency - sum(free.map((m) => plans.get(m)!.workers)));
+    // Requests in flight a member's working peers may use: what its free peers leave.
+    const workersLeft = (m: PlanMember) =>
+      Math.max(
+        workingPeers(m, 0).length,
+        concurrency - sum(freePeers(m, 0).map((o) => plans.get(o)!.workers)),
+      );
+    const flightLoad = (m: PlanMember) => sum(workingPeers(m, 0).map((o) => o.work! * o.use.latency));
     // Little's law: in flight = rate × latency; no plan keeps more than `workersLeft` in flight.
-    const byFlight = workersLeft / sum(working.map((m) => m.work! * m.use.latency));
+    const byFlight = Math.min(...working.map((m) => workersLeft(m) / flightLoad(m)));
     fastest = 1 / Math.min(x, byFlight);
     const paced = x * (1 - CEILING_MARGIN) * scale;
     const pacedWorkers = (m: PlanMember, rate: number) => Math.max(1, Math.ceil(rate * m.use.paceLatency));
-    if (byFlight <= paced || sum(working.map((m) => pacedWorkers(m, m.work! * paced))) > workersLeft) {
+    const crowded = working.some(
+      (m) => sum(workingPeers(m, 0).map((o) => pacedWorkers(o, o.work! * paced))) > workersLeft(m),
+    );
+    if (byFlight <= paced || crowded) {
       // Requests in flight bind: every worker sends as soon as its answer is back.
-      const weights = working.map((m) => m.work! * m.use.latency);
-      const total = sum(weights);
-      working.forEach((m, i) => {
+      for (const m of working) {
+        const share = (m.work! * m.use.latency) / flightLoad(m);
         // More workers than requests would idle: at most one per request.
-        const workers = Math.max(
-          1,
-          Math.min(m.work!, Math.floor((workersLeft * scale * weights[i]!) / total)),
-        );
+        const workers = Math.max(1, Math.min(m.work!, Math.floor(workersLeft(m) * scale * share)));
         plans.set(m, { rate: workers / m.use.latency, workers, unpaced: true });
-      });
+      }
       if (byFlight <= paced) binding = { kind: 'concurrency', limit: concurrency };
       finish = Math.max(...working.map((m) => m.work! / plans.get(m)!.rate));
     } else {
@@ -158,7 +200,7 @@ export function planGroup(
           plan: { rate: m.work! * share, workers: pacedWorkers(m, m.work! * share), unpaced: false },
         }));
       // Workers in step put up to `workers` more in a window than the rate alone: step down until none spills.
-      for (let guard = 0; guard < 400 && spills(at(y), free, plans, ceilings, exempt); guard++) y *= 0.995;
+      for (let guard = 0; guard < 400 && spills(at(y), plans, ceilings, exempt, peers); guard++) y *= 0.995;
       for (const { m, plan } of at(y)) plans.set(m, plan);
       finish = 1 / y;
     }
@@ -168,17 +210,23 @@ export function planGroup(
 
 function spills(
   trial: readonly { m: PlanMember; plan: MemberPlan }[],
-  free: readonly PlanMember[],
   plans: ReadonlyMap<PlanMember, MemberPlan>,
   ceilings: readonly Ceiling[],
   exempt: readonly boolean[],
+  peers: (m: PlanMember, window: number) => PlanMember[],
 ): boolean {
-  const all = [...trial, ...free.map((m) => ({ m, plan: plans.get(m)! }))];
+  const tried = new Map([...plans, ...trial.map(({ m, plan }) => [m, plan] as const)]);
   return ceilings.some(
     (c, k) =>
       !exempt[k] &&
-      sum(
-        all.map(({ m, plan }) => (plan.unpaced ? 0 : mostInWindow(plan, c.windowSeconds) * m.use.mean[k]!)),
-      ) > c.limit,
+      trial.some(
+        ({ m }) =>
+          sum(
+            peers(m, c.windowSeconds).map((o) => {
+              const plan = tried.get(o)!;
+              return plan.unpaced ? 0 : mostInWindow(plan, c.windowSeconds) * o.use.mean[k]!;
+            }),
+          ) > c.limit,
+      ),
   );
 }

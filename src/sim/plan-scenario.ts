@@ -5,8 +5,8 @@
  */
 import { identityOf, type LimitsConfig, pollInterval } from '../limits/index.js';
 import type { PolicyTables } from '../policy/index.js';
-import { type GroupPlan, type PlanMember, planGroup } from './plan-identity.js';
-import { type Ceiling, callerUse, ceilingsOf } from './plan-units.js';
+import { type GroupPlan, type PlanMember, planGroup, planMember } from './plan-identity.js';
+import { type Ceiling, ceilingsOf } from './plan-units.js';
 import type { CallerSpec, Scenario } from './scenario.js';
 import type { SimulationReport } from './simulate.js';
 
@@ -79,10 +79,9 @@ export function planScenario(
   });
   const entries = [...groups].map(([identity, callers]) => {
     const ceilings = ceilingsOf(scenario.callers[callers[0]!]!.token, config);
-    const members: PlanMember[] = callers.map((i) => {
-      const spec = scenario.callers[i]!;
-      return { use: callerUse(spec, ceilings, tables, pollInterval(0, config)), work: spec.work ?? null };
-    });
+    const members: PlanMember[] = callers.map((i) =>
+      planMember(scenario.callers[i]!, ceilings, tables, pollInterval(0, config)),
+    );
     return { identity, callers, ceilings, members, scale: 1 };
   });
   const concurrency = config.secondary.concurrency.limit;
