@@ -99,8 +99,10 @@ export const simulateCommand: Command = (args, io) => {
     }
   }
   const pools = poolSummaries(expanded.pools, report);
+  // The page shows the advice too (SimulationReport.recommendations).
+  const advised = recommendations === undefined ? report : Object.assign({}, report, { recommendations });
   if (typeof values.html === 'string')
-    writeFileSync(values.html, htmlReport(report, `tollgate simulate ${file}`));
+    writeFileSync(values.html, htmlReport(advised, `tollgate simulate ${file}`));
   if (values.json)
     io.stdout(
       `${JSON.stringify({ ...report, ...(pools.length > 0 ? { pools } : {}), ...(recommendations === undefined ? {} : { recommendations }) }, null, 2)}\n`,
