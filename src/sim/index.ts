@@ -16,7 +16,28 @@ export { readScenario } from './read-scenario.js';
 export { type Recommendation, type RecommendOptions, recommend } from './recommend.js';
 export { htmlReport } from './report-html.js';
 export { textReport } from './report-text.js';
-export { BEHAVIOURS, type Behaviour, type CallerSpec, type MixEntry, type Scenario } from './scenario.js';
+export type {
+  Gauge,
+  GaugeUnit,
+  IdentityReport,
+  RuleReport,
+  Series,
+} from './report-types.js';
+export {
+  BEHAVIOURS,
+  type Behaviour,
+  type CallerSpec,
+  type CallerToken,
+  type MixEntry,
+  type RetrySettings,
+  type Scenario,
+} from './scenario.js';
 export type { Schedule } from './schedule.js';
 export { DURATION_FORMS, durationSeconds } from './schedule-duration.js';
-export { type CallerReport, type SimulateOptions, type SimulationReport, simulate } from './simulate.js';
+export {
+  type CallerGrant,
+  type CallerReport,
+  type SimulateOptions,
+  type SimulationReport,
+  simulate,
+} from './simulate.js';

@@ -3,7 +3,7 @@
  * members, each planned refusal-free, finish in time. The rules' arithmetic finds the candidate;
  * runs of the candidate (finishes) and of one fewer (does not) confirm it.
  */
-import { identityOf, type LimitsConfig, pollInterval } from '../limits/index.js';
+import { identityOf, type LimitsConfig } from '../limits/index.js';
 import type { PolicyTables } from '../policy/index.js';
 import { expandScenario } from './expand-scenario.js';
 import { planGroup, planMember } from './plan-identity.js';
@@ -49,7 +49,7 @@ function arithmeticFinish(
   for (const members of groups.values()) {
     const ceilings = ceilingsOf(members[0]!.token, config);
     const plan = planGroup(
-      members.map((m) => planMember(m, ceilings, tables, pollInterval(0, config))),
+      members.map((m) => planMember(m, ceilings, tables, config)),
       ceilings,
       config.secondary.concurrency.limit,
     );

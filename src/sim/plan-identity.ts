@@ -5,6 +5,7 @@
  * Callers whose intervals (a schedule's runs) stay more than a window apart do not share that
  * window's ceiling.
  */
+import { type LimitsConfig, pollInterval } from '../limits/index.js';
 import type { PolicyTables } from '../policy/index.js';
 import { type CallerUse, type Ceiling, callerUse } from './plan-units.js';
 import type { CallerSpec } from './scenario.js';
@@ -22,17 +23,17 @@ export interface PlanMember {
 /**
  * A caller as a member of its identity's plan: its use of each ceiling, its work, its interval.
  * @example
- * // planMember(spec, ceilings, tables, 60) -> { use: { mean: [...], ... }, work: 200, from: 0, to: Infinity }
+ * // planMember(spec, ceilings, tables, config) -> { use: { mean: [...], ... }, work: 200, from: 0, to: Infinity }
  */
 export function planMember(
   spec: CallerSpec,
   ceilings: readonly Ceiling[],
   tables: PolicyTables,
-  pollSeconds: number,
+  config: LimitsConfig,
 ): PlanMember {
   const timed = spec as { startSeconds?: number; stopSeconds?: number };
   return {
-    use: callerUse(spec, ceilings, tables, pollSeconds),
+    use: callerUse(spec, ceilings, tables, config, pollInterval(0, config)),
     work: spec.work ?? null,
     from: timed.startSeconds ?? 0,
     to: timed.stopSeconds ?? Number.POSITIVE_INFINITY,

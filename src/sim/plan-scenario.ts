@@ -3,7 +3,7 @@
  * the plan by running it: an identity whose callers met a refusal is planned again a little
  * slower, until the run refuses nothing.
  */
-import { identityOf, type LimitsConfig, pollInterval } from '../limits/index.js';
+import { identityOf, type LimitsConfig } from '../limits/index.js';
 import type { PolicyTables } from '../policy/index.js';
 import { type GroupPlan, type PlanMember, planGroup, planMember } from './plan-identity.js';
 import { type Ceiling, ceilingsOf } from './plan-units.js';
@@ -80,7 +80,7 @@ export function planScenario(
   const entries = [...groups].map(([identity, callers]) => {
     const ceilings = ceilingsOf(scenario.callers[callers[0]!]!.token, config);
     const members: PlanMember[] = callers.map((i) =>
-      planMember(scenario.callers[i]!, ceilings, tables, pollInterval(0, config)),
+      planMember(scenario.callers[i]!, ceilings, tables, config),
     );
     return { identity, callers, ceilings, members, scale: 1 };
   });

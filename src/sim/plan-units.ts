@@ -8,11 +8,14 @@ import {
   type LimitRule,
   type LimitsConfig,
   type LimitsResource,
+  pointCost,
   resourceWindowMs,
 } from '../limits/index.js';
-import type { EndpointEntry, PolicyTables } from '../policy/index.js';
+import { createPolicy, type Policy, type PolicyTables } from '../policy/index.js';
+import { callerRequests } from './caller-requests.js';
 import type { Distribution } from './random.js';
 import type { CallerSpec } from './scenario.js';
+import type { SimRequest } from './sim-request.js';
 
 /** One ceiling of an identity: at most `limit` units in a window of `windowSeconds`. */
 export interface Ceiling {
@@ -109,58 +112,87 @@ function mostMs(distribution: Distribution): number {
   return 5 * distribution.exponential;
 }
 
-/** Units one request to `entry` uses of `ceiling`, with `cpu` seconds of CPU. */
-function unitsOf(entry: EndpointEntry, ceiling: Ceiling, cpu: number, refundShare: number): number {
-  const graphql = entry.resource === 'graphql';
+const policies = new WeakMap<PolicyTables, Policy>();
+function policyOf(tables: PolicyTables): Policy {
+  const known = policies.get(tables);
+  if (known !== undefined) return known;
+  const policy = createPolicy(tables);
+  policies.set(tables, policy);
+  return policy;
+}
+
+/** Units one request uses of `ceiling`, as the limiter charges it (the engine's compiled request). */
+function unitsOf(
+  request: SimRequest,
+  ceiling: Ceiling,
+  cpu: number,
+  refundShare: number,
+  config: LimitsConfig,
+): number {
+  const admit = request.admit;
+  const graphql = admit.graphql === true;
+  const cost = () =>
+    admit.cost ??
+    pointCost(
+      {
+        ...(admit.method === undefined ? {} : { method: admit.method }),
+        graphql,
+        mutation: admit.mutation === true,
+      },
+      config,
+    );
   switch (ceiling.rule) {
     case 'primary':
       // seed 000: a 304 does not consume rate limit; a poller's unchanged share is refunded.
-      return entry.countsAgainstPrimary && entry.resource === ceiling.resource ? 1 - refundShare : 0;
+      return admit.countsPrimary !== false && (admit.resource ?? 'core') === ceiling.resource
+        ? 1 - refundShare
+        : 0;
     case 'rest_points':
-      return graphql ? 0 : entry.cost;
+      return graphql ? 0 : cost();
     case 'graphql_points':
-      return graphql ? entry.cost : 0;
+      return graphql ? cost() : 0;
     case 'cpu':
       return cpu;
     case 'graphql_cpu':
       return graphql ? cpu : 0;
     case 'content_per_minute':
     case 'content_per_hour':
-      return entry.content ? 1 : 0;
+      return admit.content === true ? 1 : 0;
     default:
       return 0;
   }
 }
 
 /**
- * What one request of `spec`'s mix uses of each of `ceilings`, on average and at most.
+ * What one request of `spec`'s mix uses of each of `ceilings`, on average and at most, from the
+ * requests the engine sends for it (table endpoints, GraphQL, search, LFS).
  * @example
  * import { defaultLimits } from 'tollgate/limits';
  * import { shippedTables } from 'tollgate';
  * import { callerUse, ceilingsOf } from './plan-units.js';
  * const spec = { name: 'b', token: { kind: 'classic' as const, user: 'b' }, behaviour: 'polite' as const, mix: [{ endpoint: 'POST /repos/{owner}/{repo}/issues', weight: 1 }] };
- * callerUse(spec, ceilingsOf(spec.token, defaultLimits()), shippedTables()).mean[4]; // 5 (points of a write)
+ * callerUse(spec, ceilingsOf(spec.token, defaultLimits()), shippedTables(), defaultLimits()).mean[4]; // 5 (points of a write)
  */
 export function callerUse(
   spec: CallerSpec,
   ceilings: readonly Ceiling[],
   tables: PolicyTables,
+  config: LimitsConfig,
   pollSeconds = 60,
 ): CallerUse {
-  const byKey = new Map(tables.endpoints.map((entry) => [entry.key, entry]));
-  const weighted = spec.mix.filter((item) => item.weight > 0 && byKey.has(item.endpoint));
-  const total = weighted.reduce((sum, item) => sum + item.weight, 0);
+  const { requests, cumulative } = callerRequests(spec, identityOf(spec.token, config), policyOf(tables));
+  const shares = cumulative.map((c, i) => c - (i === 0 ? 0 : cumulative[i - 1]!));
   const cpu = meanMs(spec.cpuMs ?? 5) / 1000;
   const cpuMost = mostMs(spec.cpuMs ?? 5) / 1000;
   const refund = spec.poll?.unchanged ?? 0;
   const mean = ceilings.map((ceiling) =>
-    weighted.reduce(
-      (sum, item) => sum + (item.weight / total) * unitsOf(byKey.get(item.endpoint)!, ceiling, cpu, refund),
+    requests.reduce(
+      (sum, request, i) => sum + shares[i]! * unitsOf(request, ceiling, cpu, refund, config),
       0,
     ),
   );
   const most = ceilings.map((ceiling) =>
-    Math.max(0, ...weighted.map((item) => unitsOf(byKey.get(item.endpoint)!, ceiling, cpuMost, 0))),
+    Math.max(0, ...requests.map((request) => unitsOf(request, ceiling, cpuMost, 0, config))),
   );
   const latency = spec.latencyMs ?? 50;
   const pace =

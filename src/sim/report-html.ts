@@ -74,12 +74,12 @@ export function htmlReport(report: SimulationReport, title: string): string {
     return `<section><h2>${escapeHtml(caller.name)} <small>${escapeHtml(caller.kind)}, ${escapeHtml(caller.behaviour)}</small></h2>
 <p>sent ${caller.sent.toLocaleString('en-US')}, admitted ${caller.admitted.toLocaleString('en-US')}, sent while limited ${caller.sentWhileLimited.toLocaleString('en-US')}, limited for ${Math.round(caller.limitedSeconds).toLocaleString('en-US')} s${caller.workDoneAt === null ? '' : `, work done at ${caller.workDoneAt.toLocaleString('en-US')} s`}</p>
 ${denied.length === 0 ? '<p>never limited</p>' : `<ul>${denied.join('')}</ul>`}
-${chart('primary requests remaining, per minute', [{ name: 'remaining', colour: '#2a6', values: caller.perMinute.remaining }])}
+${chart('primary requests remaining, per minute', [{ name: 'remaining', colour: '#2a6', values: caller.series.gauges.find((g) => g.rule === 'primary')?.remaining ?? [] }])}
 ${chart('admitted and denied per minute', [
-  { name: 'admitted', colour: '#26a', values: caller.perMinute.admitted },
-  { name: 'denied', colour: '#c33', values: caller.perMinute.denied },
+  { name: 'admitted', colour: '#26a', values: caller.series.admitted },
+  { name: 'denied', colour: '#c33', values: caller.series.denied },
 ])}
-${chart('requests in flight (most per minute)', [{ name: 'in flight', colour: '#a62', values: caller.perMinute.inFlight }])}
+${chart('requests in flight (most per minute)', [{ name: 'in flight', colour: '#a62', values: caller.series.inFlight }])}
 </section>`;
   });
   return `<!doctype html>

@@ -36,6 +36,7 @@ function expectKept(scenario: Scenario, advice: readonly PlannerAdvice[]) {
   const report = rerun(scenario, advice);
   report.callers.forEach((caller, i) => {
     expect(refusals(caller.denied), caller.name).toBe(0);
+    expect(caller.policyDenied ?? 0, `${caller.name} refused by the policy`).toBe(0);
     const promised = advice[i]!.workDoneAt;
     if (advice[i]!.work === null) return;
     expect(promised).not.toBeNull();
@@ -116,7 +117,7 @@ describe('recommend', () => {
       callers: [
         {
           name: 'reader',
-          token: { kind: 'classic', user: 'reader' },
+          token: { kind: 'fine-grained', user: 'reader' },
           work: 4_000,
           behaviour: 'greedy',
           mix: EVENTS,
@@ -143,7 +144,7 @@ describe('recommend', () => {
       callers: [
         {
           name: 'sync',
-          token: { kind: 'classic', user: 'octocat' },
+          token: { kind: 'fine-grained', user: 'octocat' },
           work: 3_000,
           workers: 4,
           behaviour: 'polite',
@@ -151,7 +152,7 @@ describe('recommend', () => {
         },
         {
           name: 'bot',
-          token: { kind: 'fine-grained', user: 'Octocat' },
+          token: { kind: 'app-user', user: 'Octocat' },
           work: 300,
           workers: 2,
           behaviour: 'polite',
@@ -159,7 +160,7 @@ describe('recommend', () => {
         },
         {
           name: 'watcher',
-          token: { kind: 'app-user', user: 'octocat' },
+          token: { kind: 'classic', user: 'octocat' },
           behaviour: 'polite',
           mix: [{ endpoint: 'GET /notifications', weight: 1 }],
         },
@@ -261,7 +262,7 @@ describe('recommend: callers without work, pollers, small work', () => {
       callers: [
         {
           name: 'tiny',
-          token: { kind: 'classic', user: 't' },
+          token: { kind: 'fine-grained', user: 't' },
           work: 60,
           behaviour: 'greedy',
           mix: EVENTS,

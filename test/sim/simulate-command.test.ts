@@ -23,7 +23,7 @@ describe('tollgate simulate', () => {
   it('tells the greedy client it sent requests while limited', async () => {
     const { stdout } = await run('simulate', 'examples/sim/greedy-banned.yaml');
     expect(stdout).toMatch(
-      /greedy {2}classic, greedy {2}sent [\d,]+, admitted 5,000, .*sent while limited \(the seed warns this can get an integration banned\)/,
+      /greedy {2}fine-grained, greedy {2}sent [\d,]+, admitted 5,000, .*sent while limited \(the seed warns this can get an integration banned\)/,
     );
   });
 
