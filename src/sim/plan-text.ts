@@ -19,8 +19,8 @@ function howManyLine(advice: PlannerAdvice): string | null {
   const fewer =
     answer.count === 1
       ? ''
-      : `; ${number(answer.count - 1)} ${answer.count - 1 === 1 ? one : answer.unit} ${answer.fewerWorkDoneAt === null ? 'do not finish in the run' : `finish at ${number(answer.fewerWorkDoneAt)} s, too late`}`;
-  return `  how many: ${answer.count} ${answer.count === 1 ? one : answer.unit} finish ${goal} (work done at ${number(answer.workDoneAt!)} s, refusal-free)${fewer}`;
+      : `; ${number(answer.count - 1)} ${answer.count - 1 === 1 ? one : answer.unit} ${answer.fewerWorkDoneAt === null ? 'do not finish in the run' : `take ${number(answer.fewerWorkDoneAt)} s, too long`}`;
+  return `  how many: ${answer.count} ${answer.count === 1 ? one : answer.unit} finish ${goal} (in ${number(answer.workDoneAt!)} s from its start, refusal-free)${fewer}`;
 }
 
 /**

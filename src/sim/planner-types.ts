@@ -44,9 +44,9 @@ export interface HowMany {
   readonly withinSeconds: number;
   /** Null when no pool of at most `searchedUpTo` finishes in time. */
   readonly count: number | null;
-  /** When `count` members finish, as run. */
+  /** When `count` members finish, as run, in seconds from the caller's start (its schedule's `start`). */
   readonly workDoneAt: number | null;
-  /** When `count − 1` members finish, as run (null: not in the run, or `count` is 1). */
+  /** When `count − 1` members finish, as run, from the caller's start (null: not in the run, or `count` is 1). */
   readonly fewerWorkDoneAt: number | null;
   readonly searchedUpTo: number;
 }

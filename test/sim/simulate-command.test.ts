@@ -110,6 +110,30 @@ describe('tollgate simulate', () => {
     ]);
   });
 
+  it("runs the pool example 10 minutes in, and counts --within from the job's start", async () => {
+    const { stdout } = await run(
+      'simulate',
+      'examples/sim/installation-pool.yaml',
+      '--recommend',
+      '--within',
+      '1h',
+      '--json',
+    );
+    const report = JSON.parse(stdout);
+    expect(report.identities.map((i: { identity: string }) => i.identity)).toEqual([
+      'installation:42-1',
+      'installation:42-2',
+      'installation:42-3',
+    ]);
+    for (const caller of report.callers) expect(caller.firstRefusalAt ?? 600).toBeGreaterThanOrEqual(600);
+    const [advice] = report.recommendations;
+    // 2 installations: 10,000 each over 7,000 an hour, 10,000 × 3,600 / 7,000 = 5,143 s at best.
+    expect(advice.howMany).toMatchObject({ unit: 'installations', count: 3 });
+    expect(advice.howMany.workDoneAt).toBeLessThanOrEqual(3_600);
+    expect(advice.howMany.fewerWorkDoneAt).toBeGreaterThan(5_143);
+    expect(advice.howMany.fewerWorkDoneAt).toBeLessThan(5_143 * 1.05);
+  });
+
   it('refuses a token fact that does not apply to the kind with one line, exit 2', async () => {
     const scenario = file(
       'ec.yaml',
