@@ -5,13 +5,7 @@
  * same, but learns each reset from a refusal; this plan meets none.
  */
 import type { LimitsConfig } from '../limits/index.js';
-import {
-  CEILING_MARGIN,
-  type GroupPlan,
-  type MemberPlan,
-  type PlanMember,
-  planGroup,
-} from './plan-identity.js';
+import { type GroupPlan, type MemberPlan, type PlanMember, planGroup } from './plan-identity.js';
 import { type PlannedIdentity, planned, type RunScenario, type ScenarioPlan } from './plan-scenario.js';
 import type { Ceiling } from './plan-units.js';
 import type { WindowedAdvice } from './planner-types.js';
