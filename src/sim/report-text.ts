@@ -26,6 +26,7 @@ export function textReport(
         `${denied === '' ? ', never limited' : `, denied: ${denied}`}` +
         `${caller.sentWhileLimited > 0 ? `; ${number(caller.sentWhileLimited)} sent while limited (the seed warns this can get an integration banned)` : ''}` +
         `${caller.limitedSeconds > 0 ? `; limited for ${number(Math.round(caller.limitedSeconds))} s` : ''}` +
+        `${caller.policyDenied > 0 ? `; ${number(caller.policyDenied)} refused by the policy (not served)` : ''}` +
         `${caller.abandoned > 0 ? `; ${number(caller.abandoned)} given up` : ''}` +
         `${caller.workDoneAt === null ? '' : `; work done at ${number(caller.workDoneAt)} s`}`,
     );
