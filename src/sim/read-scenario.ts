@@ -11,6 +11,14 @@ import {
   readTextFile,
   validateDocument,
 } from '../tables/index.js';
+// sim-planner: the planner's fields (schedule, pool) and token fact checks.
+import {
+  plannerFieldIssues,
+  plannerFields,
+  plannerTokenFacts,
+  type RawPool,
+  type RawSchedule,
+} from './plan-read-fields.js';
 import type { Distribution } from './random.js';
 import type { Behaviour, CallerSpec, CallerToken, Scenario } from './scenario.js';
 import { limitsWithOverlays, readLimitsOverlay } from './scenario-limits.js';
@@ -57,6 +65,9 @@ interface RawCaller {
     readonly notification_spacing_ms?: number;
     readonly search_spacing_ms?: number;
   };
+  // sim-planner
+  readonly schedule?: RawSchedule;
+  readonly pool?: RawPool;
 }
 
 interface RawScenario {
@@ -134,13 +145,20 @@ export function readScenario(
           path: ['callers', c, 'stop_seconds'],
           source: document.locate(['callers', c, 'stop_seconds']),
         });
-      if (caller.work === undefined && raw.duration_seconds === undefined)
+      // sim-planner: a schedule that ends (burst, runs of a set length, repetition) ends the caller too.
+      const scheduled =
+        caller.schedule !== undefined &&
+        (caller.schedule.burst ?? caller.schedule.for ?? caller.schedule.every) !== undefined;
+      if (caller.work === undefined && raw.duration_seconds === undefined && !scheduled)
         issues.push({
           code: 'endless',
           message: `caller \`${caller.name}\` has no \`work\` and the scenario no \`duration_seconds\`: it would never end`,
           path: ['callers', c],
           source: document.locate(['callers', c]),
         });
+      // sim-planner: schedule, pool, and token facts that do not apply to the kind.
+      const facts = plannerTokenFacts(caller.token, file, tables);
+      issues.push(...plannerFieldIssues(caller, facts, c, raw.duration_seconds, document.locate));
     });
   }
   if (issues.length > 0) {
@@ -181,6 +199,8 @@ export function readScenario(
         ...(caller.start_seconds === undefined ? {} : { startSeconds: caller.start_seconds }),
         ...(caller.stop_seconds === undefined ? {} : { stopSeconds: caller.stop_seconds }),
         ...(caller.octokit === undefined ? {} : { octokit: octokitSettings(caller.octokit) }),
+        // sim-planner
+        ...plannerFields(caller),
       };
     }),
   };
