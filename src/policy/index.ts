@@ -1,6 +1,7 @@
 /** tollgate/policy: the requirement form, the service's permission headers, and compiling tables from raw values. */
 export { createPolicy, type Policy } from './authorize.js';
 export { authorize } from './authorize-default.js';
+export type { EndpointMatch, PolicyMatch, UnmatchedRequest } from './policy-match.js';
 export {
   compileTables,
   compileTablesOrThrow,
