@@ -1,7 +1,6 @@
 /** tollgate/policy: the requirement form, the service's permission headers, and compiling tables from raw values. */
 export { createPolicy, type Policy } from './authorize.js';
 export { authorize } from './authorize-default.js';
-export type { EndpointMatch, PolicyMatch, UnmatchedRequest } from './policy-match.js';
 export {
   compileTables,
   compileTablesOrThrow,
@@ -14,6 +13,7 @@ export {
   parseAcceptedPermissions,
   parseAcceptedScopes,
 } from './header-format.js';
+export type { EndpointMatch, PolicyMatch, UnmatchedRequest } from './policy-match.js';
 export {
   DEFAULT_HEADER_NAMES,
   type HeaderNames,

@@ -9,7 +9,7 @@ import type { EndpointEntry } from './tables.js';
  * @example
  * import { createPolicy, shippedTables } from 'tollgate';
  * const match = createPolicy(shippedTables()).match({ method: 'GET', path: '/repos/acme/app/issues/events' });
- * match.kind === 'endpoint' ? match.entry.resource : null; // 'core'
+ * match.kind === 'endpoint' ? match.entry.charge.resource : null; // 'core'
  */
 export interface EndpointMatch {
   readonly kind: 'endpoint';

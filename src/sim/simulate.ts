@@ -235,10 +235,7 @@ export function simulate(
     const verdict = limiter.admit({
       identity: run.identity,
       method: entry.method,
-      resource: entry.resource,
-      cost: entry.cost,
-      content: entry.content,
-      countsPrimary: entry.countsAgainstPrimary,
+      ...entry.charge,
     });
     const minute = minuteOf(now, start);
     const remaining = verdict.remaining;

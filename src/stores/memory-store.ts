@@ -2,7 +2,7 @@
 // Hot path: one apply per admission and per completion; bench/limits.mjs guards its speed.
 import { checkOptions } from '../core/check-options.js';
 import { TollgateError } from '../core/errors.js';
-import type { IdentityState, LimitsConfig, SyncLimitsStore, Ticket, Verdict } from '../limits/index.js';
+import type { IdentityState, LimitsConfig, SyncLimitsStore, Verdict } from '../limits/index.js';
 import {
   AdmissionTicket,
   createRowTicketLedger,
