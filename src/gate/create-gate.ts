@@ -176,6 +176,9 @@ export function createGate(options: GateOptions): Gate {
       cost: charge.cost,
       content: charge.content,
       countsPrimary: charge.countsPrimary,
+      // A policy refusal that counts is answered here: admitted and settled in one store call,
+      // with the CPU the gate spent on it (a limit refusal still charges nothing).
+      settle: decision.allowed ? undefined : { status: decision.status, cpuMs: cpu.stop(mark) },
     };
     return after(limiter.admit(admit), (verdict) =>
       // Only with standardHeaders, and only when no secondary rule refused: the IETF fields then
@@ -227,6 +230,9 @@ export function createGate(options: GateOptions): Gate {
   ): MaybePromise<GateAnswer> {
     const limited = limitedResponse(verdict);
     const limitHeaders = limitHeadersOf(verdict, nearest);
+    // Charged and settled already (see `limit`): nothing is held.
+    if (limited === null && verdict.allowed && !decision.allowed)
+      return refuse(facts, decision, verdict, limitHeaders);
     if (limited !== null || verdict.ticket === null) {
       const status = limited?.status ?? answers.status;
       const body = limited === null || headOnly(facts) ? '' : limitedBody(verdict, limited.body);
@@ -241,8 +247,6 @@ export function createGate(options: GateOptions): Gate {
       };
     }
     const settle = settleOnce(limiter, verdict.ticket, cpu, mark, facts, reportError);
-    if (!decision.allowed)
-      return after(settle.finish(decision.status), () => refuse(facts, decision, verdict, limitHeaders));
     if (entry.key === 'GET /rate_limit') {
       const answered = (status: RateLimitBody | null) =>
         after(settle.finish(status === null ? 503 : 200), (): GateAnswer => {

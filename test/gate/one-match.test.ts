@@ -4,6 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   createGate,
+  createLimiter,
+  createMemoryStore,
   createPolicy,
   type GateAnswer,
   type Policy,
@@ -119,4 +121,35 @@ describe('the gate matches once and decides once per request', () => {
         ]);
     });
   }
+});
+
+describe('a policy refusal that counts is charged and settled in one store call', () => {
+  it('charges the refusal (primary, points) without holding a slot, in one call; an allowed request takes two', async () => {
+    const inner = createMemoryStore();
+    let calls = 0;
+    const store = new Proxy(inner, {
+      get(target, property, receiver) {
+        if (property !== 'apply') return Reflect.get(target, property, receiver);
+        return (...args: Parameters<typeof inner.apply>) => {
+          calls++;
+          return target.apply(...args);
+        };
+      },
+    });
+    const gate = createGate({ limiter: createLimiter({ store }), lookupToken: () => token });
+    const key = gate.limiter.identify(token).key;
+    // POST needs issues=write: refused by the policy (403), counted as the service counts it.
+    const refused = await gate.check(facts('POST', '/repos/acme/app/issues'));
+    expect(refused.action === 'respond' && refused.status).toBe(403);
+    expect(calls).toBe(1);
+    const after = inner.read(key)!;
+    expect(after).toMatchObject({ inFlight: 0, coreUsed: 1 });
+    // seed 000: a POST costs 5 points, all in the REST log.
+    expect(after.logs?.[0]?.filter((_, i) => i % 2 === 1).reduce((sum, n) => sum + n, 0)).toBe(5);
+    expect(refused.action === 'respond' && refused.headers['x-ratelimit-remaining']).toBe('4999');
+    // An allowed request: admitted, then completed when the response ends.
+    await run(gate, 'GET', '/repos/acme/app/issues/events');
+    expect(calls).toBe(3);
+    expect(inner.read(key)).toMatchObject({ inFlight: 0, coreUsed: 2 });
+  });
 });
