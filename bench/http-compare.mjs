@@ -65,7 +65,7 @@ for (let round = 0; round < rounds; round++)
   for (const kind of kinds)
     for (const side of round % 2 === 0 ? ['base', 'head'] : ['head', 'base']) {
       const micros = await measure(trees[side], kind);
-      (figures[side][kind] ??= []).push(micros);
+      figures[side][kind] = [...(figures[side][kind] ?? []), micros];
       console.log(`round ${round + 1} ${side} ${kind}: ${micros.toFixed(1)} µs/request`);
     }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

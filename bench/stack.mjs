@@ -42,7 +42,6 @@ function stackRules(entry) {
 export async function runStackBench({ Bench, lib, tables, rules, items, time = 1000 }) {
   const size = items.length;
   const policy = lib.createPolicy(tables);
-  const entries = new Map(tables.endpoints.map((entry) => [entry.key, entry]));
   // A fake clock: 10 ms per call (admit and complete each read it), so the 4,096 identities of the
   // mix see a realistic rate and windows roll over during the run instead of every bucket draining.
   let now = Date.UTC(2026, 0, 1);
@@ -69,17 +68,19 @@ export async function runStackBench({ Bench, lib, tables, rules, items, time = 1
 
   const tollgateOne = (k) => {
     const item = items[k];
-    const decision = policy.authorize(item.request, item.token, item.context);
-    const entry = decision.endpoint === null ? undefined : entries.get(decision.endpoint);
+    // The gate's straight line: match once, decide once, charge from the endpoint's own row.
+    const matched = policy.match(item.request);
+    const decision = policy.decide(matched, item.token, item.context);
+    const charge = matched.kind === 'endpoint' ? matched.entry.charge : undefined;
     const verdict = limiter.admit(
-      entry === undefined
+      charge === undefined
         ? { identity: identities[k], method: item.method }
         : {
             identity: identities[k],
-            resource: entry.resource,
-            cost: entry.cost,
-            content: entry.content,
-            countsPrimary: entry.countsAgainstPrimary,
+            resource: charge.resource,
+            cost: charge.cost,
+            content: charge.content,
+            countsPrimary: charge.countsPrimary,
           },
     );
     if (verdict.ticket !== null) limiter.complete(verdict.ticket, { status: decision.status });
@@ -94,7 +95,7 @@ export async function runStackBench({ Bench, lib, tables, rules, items, time = 1
     if (found !== null) {
       const rule = storeRules.get(found.store.key)[classes[k]];
       allowed = rule !== null && abilities[k].can(rule[0], rule[1]);
-      cost = found.store.entry.cost;
+      cost = found.store.entry.charge.cost;
     }
     try {
       const res = await rateLimiter.consume(keys[k], cost);

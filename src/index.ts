@@ -31,6 +31,7 @@ export type { Verdict } from './limits/verdict.js';
 export type { WindowedRule } from './limits/windowed-rules.js';
 export { createPolicy, type Policy } from './policy/authorize.js';
 export { authorize } from './policy/authorize-default.js';
+export type { EndpointMatch, PolicyMatch, UnmatchedRequest } from './policy/policy-match.js';
 export type { PolicyOptions } from './policy/policy-options.js';
 export { shippedTables } from './policy/shipped-tables.js';
 export type { PolicyTables } from './policy/tables.js';

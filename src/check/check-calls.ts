@@ -128,8 +128,10 @@ export function checkCalls(calls: readonly Call[], options: CheckOptions): Check
   // What each call needs of this kind, from a token that holds nothing.
   const judged = calls.map((call) => {
     const early = notJudgedBeforehand(call);
-    if (early !== null) return { call, early, bare: null };
-    const bare = policy.authorize(requestOf(call), empty, contextOf(call));
+    if (early !== null) return { call, early, bare: null, matched: null };
+    // Matched once, decided for the empty token here and for the judging token below.
+    const matched = policy.match(requestOf(call));
+    const bare = policy.decide(matched, empty, contextOf(call));
     if (bare.endpoint !== null && !bare.allowed) {
       if (bare.reason === 'insufficient_permission' && bare.requirement.fineGrained !== null) {
         const need = bare.requirement.fineGrained;
@@ -148,7 +150,7 @@ export function checkCalls(calls: readonly Call[], options: CheckOptions): Check
       if (bare.reason === 'not_found' && (kind === 'classic' || kind === 'oauth-app'))
         scopeNeeds.push(bare.requirement.classic ?? [['repo']]);
     }
-    return { call, early: null, bare };
+    return { call, early: null, bare, matched };
   });
   const grant: Grant =
     kind === 'classic' || kind === 'oauth-app'
@@ -162,12 +164,12 @@ export function checkCalls(calls: readonly Call[], options: CheckOptions): Check
         : token;
 
   const cannotHold = new Set<string>();
-  const results: CallResult[] = judged.map(({ call, early, bare }) => {
+  const results: CallResult[] = judged.map(({ call, early, bare, matched }) => {
     if (early !== null) return early;
-    const decision = policy.authorize(requestOf(call), judge, contextOf(call));
+    const decision = policy.decide(matched!, judge, contextOf(call));
     const need = unholdable.get(call);
     if (need === undefined || holds === undefined || decision.allowed)
-      return verdictOf(call, bare!, decision, policy);
+      return verdictOf(call, bare!, decision, matched!.kind === 'endpoint' ? matched!.entry : null);
     const wanted = need.map((alternative) =>
       Object.entries(alternative)
         .filter(([slug, level]) => !holds.canHold(slug, level))

@@ -1,5 +1,5 @@
 /** One call's verdict: from the Decision of a token that holds nothing, and of the judging token. */
-import type { Decision, Policy } from '../policy/index.js';
+import type { Decision, EndpointEntry } from '../policy/index.js';
 import type { Call } from './call.js';
 
 /**
@@ -60,9 +60,14 @@ export function notJudgedBeforehand(call: Call): CallResult | null {
 
 /**
  * The verdict of a resolved call: `bare` is the Decision for a token of the kind that holds
- * nothing, `decision` the one for the judging token.
+ * nothing, `decision` the one for the judging token, `entry` the row the call matched.
  */
-export function verdictOf(call: Call, bare: Decision, decision: Decision, policy: Policy): CallResult {
+export function verdictOf(
+  call: Call,
+  bare: Decision,
+  decision: Decision,
+  entry: EndpointEntry | null,
+): CallResult {
   if (decision.reason === 'bad_path' || decision.reason === 'unknown_endpoint')
     return {
       call,
@@ -87,7 +92,6 @@ export function verdictOf(call: Call, bare: Decision, decision: Decision, policy
           ? decision.message
           : `${decision.endpoint} is not certain: the seeds mark it, or do not show all it needs`,
     };
-  const entry = policy.tables.endpoints.find((e) => e.key === decision.endpoint);
   if (entry?.ownerOnly === true)
     return {
       call,

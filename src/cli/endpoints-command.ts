@@ -37,10 +37,10 @@ export function endpointJson(entry: EndpointEntry) {
     public: entry.public,
     owner_only: entry.ownerOnly,
     additional: entry.additional,
-    cost: entry.cost,
-    content: entry.content,
-    resource: entry.resource,
-    counts_against_primary: entry.countsAgainstPrimary,
+    cost: entry.charge.cost,
+    content: entry.charge.content,
+    resource: entry.charge.resource,
+    counts_against_primary: entry.charge.countsPrimary,
     page_size: entry.pageSize,
     source: entry.source,
   };
@@ -57,7 +57,7 @@ function textRow(entry: EndpointEntry): string {
     entry.additional ? '*' : '',
     entry.public ? 'public' : '',
     entry.ownerOnly ? 'owner' : '',
-    entry.content ? 'content' : '',
+    entry.charge.content ? 'content' : '',
   ]
     .filter(Boolean)
     .join(',');

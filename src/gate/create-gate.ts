@@ -81,7 +81,6 @@ export function createGate(options: GateOptions): Gate {
     options,
     clock,
   );
-  const entries = new Map<string, EndpointEntry>(policy.tables.endpoints.map((entry) => [entry.key, entry]));
   const identities = new WeakMap<Token, LimitsIdentity>();
 
   const identify = (token: Token): LimitsIdentity => {
@@ -129,50 +128,58 @@ export function createGate(options: GateOptions): Gate {
     }
   }
 
+  // One straight line: the path is matched once, the server's facts asked for that endpoint, the
+  // request decided once, and the limits charged from the endpoint's own row.
   function decide(facts: RequestFacts, mark: CpuMark): MaybePromise<GateAnswer> {
     return after(resolveToken(facts), (token) => {
       if (token === BAD_CREDENTIALS)
         return respond(facts, 401, 'Bad credentials', 'bad_credentials', null, null, {});
-      const apiVersion = facts.header('x-service-api-version');
       const path = basePath.strip(facts.target);
-      const request = { method: facts.method, path: path ?? facts.target, apiVersion: apiVersion ?? null };
-      const decision =
-        path === null
-          ? outsideDecision(basePath, facts.method, facts.target, policy.options.unknownEndpoint)
-          : policy.authorize(request, token);
-      if (decision.reason === 'bad_path' || decision.reason === 'unknown_endpoint')
-        return refuse(facts, decision, null, {});
-      // Outside the table and passed on, as configured: the gate neither decides nor charges it.
-      if (decision.reason === 'pass_through')
-        return { action: 'pass', headers: decision.headers, decision, verdict: null, settle: null };
-      if (options.resolveContext === undefined || decision.endpoint === null)
-        return limit(facts, token, decision, mark);
-      return after(options.resolveContext(decision.endpoint, decision.params, facts), (context) =>
-        limit(facts, token, policy.authorize(request, token, context), mark),
+      if (path === null)
+        return unmatched(
+          facts,
+          outsideDecision(basePath, facts.method, facts.target, policy.options.unknownEndpoint),
+        );
+      const apiVersion = facts.header('x-service-api-version');
+      const matched = policy.match({ method: facts.method, path, apiVersion: apiVersion ?? null });
+      if (matched.kind !== 'endpoint') return unmatched(facts, policy.decide(matched, token));
+      const { entry } = matched;
+      if (options.resolveContext === undefined)
+        return limit(facts, token, entry, policy.decide(matched, token), mark);
+      return after(options.resolveContext(entry.key, matched.params, facts), (context) =>
+        limit(facts, token, entry, policy.decide(matched, token, context), mark),
       );
     });
+  }
+
+  /** A request on no endpoint: refused (bad path, unknown endpoint) or passed on as configured, never charged. */
+  function unmatched(facts: RequestFacts, decision: Decision): MaybePromise<GateAnswer> {
+    if (decision.reason === 'pass_through')
+      return { action: 'pass', headers: decision.headers, decision, verdict: null, settle: null };
+    return refuse(facts, decision, null, {});
   }
 
   function limit(
     facts: RequestFacts,
     token: Token,
+    entry: EndpointEntry,
     decision: Decision,
     mark: CpuMark,
   ): MaybePromise<GateAnswer> {
     if (!countDenied && !decision.allowed) return refuse(facts, decision, null, {});
-    const entry = decision.endpoint === null ? undefined : entries.get(decision.endpoint);
     const identity = identify(token);
-    const admit: AdmitRequest =
-      entry === undefined
-        ? { identity, method: facts.method }
-        : {
-            identity,
-            method: facts.method,
-            resource: entry.resource,
-            cost: entry.cost,
-            content: entry.content,
-            countsPrimary: entry.countsAgainstPrimary,
-          };
+    const { charge } = entry;
+    const admit: AdmitRequest = {
+      identity,
+      method: facts.method,
+      resource: charge.resource,
+      cost: charge.cost,
+      content: charge.content,
+      countsPrimary: charge.countsPrimary,
+      // A policy refusal that counts is answered here: admitted and settled in one store call,
+      // with the CPU the gate spent on it (a limit refusal still charges nothing).
+      settle: decision.allowed ? undefined : { status: decision.status, cpuMs: cpu.stop(mark) },
+    };
     return after(limiter.admit(admit), (verdict) =>
       // Only with standardHeaders, and only when no secondary rule refused: the IETF fields then
       // report the rule nearest exhaustion, read from the identity's state (one store read).
@@ -215,7 +222,7 @@ export function createGate(options: GateOptions): Gate {
   function answer(
     facts: RequestFacts,
     decision: Decision,
-    entry: EndpointEntry | undefined,
+    entry: EndpointEntry,
     identity: LimitsIdentity,
     verdict: Verdict,
     mark: CpuMark,
@@ -223,6 +230,9 @@ export function createGate(options: GateOptions): Gate {
   ): MaybePromise<GateAnswer> {
     const limited = limitedResponse(verdict);
     const limitHeaders = limitHeadersOf(verdict, nearest);
+    // Charged and settled already (see `limit`): nothing is held.
+    if (limited === null && verdict.allowed && !decision.allowed)
+      return refuse(facts, decision, verdict, limitHeaders);
     if (limited !== null || verdict.ticket === null) {
       const status = limited?.status ?? answers.status;
       const body = limited === null || headOnly(facts) ? '' : limitedBody(verdict, limited.body);
@@ -237,9 +247,7 @@ export function createGate(options: GateOptions): Gate {
       };
     }
     const settle = settleOnce(limiter, verdict.ticket, cpu, mark, facts, reportError);
-    if (!decision.allowed)
-      return after(settle.finish(decision.status), () => refuse(facts, decision, verdict, limitHeaders));
-    if (entry?.key === 'GET /rate_limit') {
+    if (entry.key === 'GET /rate_limit') {
       const answered = (status: RateLimitBody | null) =>
         after(settle.finish(status === null ? 503 : 200), (): GateAnswer => {
           // The store could not tell (fail-closed): said plainly, the slot freed all the same.
@@ -267,7 +275,7 @@ export function createGate(options: GateOptions): Gate {
       }
     }
     const headers: Record<string, string> = { ...decision.headers, ...limitHeaders };
-    if (entry !== undefined && POLLED.has(entry.key)) {
+    if (POLLED.has(entry.key)) {
       headers[pollHeaders.pollInterval] = String(pollInterval(load(), limiter.config));
       headers[pollHeaders.lastModified] = httpDate(clock());
     }

@@ -66,6 +66,14 @@ function checkCpu(cpuMs: number | undefined): number {
   return cpuMs;
 }
 
+// The facts an admission is settled with: a status the service could answer, CPU as `complete` takes it.
+function settleFacts(facts: CompleteFacts): { status: number; cpuMs: number } {
+  const status = facts?.status;
+  if (!Number.isInteger(status) || status < 100 || status > 599)
+    throw invalid(`\`settle.status\` must be an HTTP status from 100 to 599, got \`${String(status)}\``);
+  return { status, cpuMs: checkCpu(facts.cpuMs) };
+}
+
 /**
  * Creates a limiter over a store (default: memory), a clock (default: `Date.now`) and a config
  * (default: the shipped table). Verdicts are values; only misuse throws (`TOLLGATE_INVALID_OPTION`).
@@ -98,9 +106,10 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
     graphql: false,
     countsPrimary: true,
     hint: -1,
+    settle: undefined,
   };
 
-  const admit = (request: AdmitRequest) => {
+  const admit = (request: AdmitRequest): Verdict | Promise<Verdict> => {
     const graphql = request.graphql === true;
     let cost = request.cost;
     if (cost === undefined) cost = pointCost(request, config);
@@ -121,6 +130,17 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
     const limit = identity.limits[resource];
     if (typeof limit !== 'number') throw invalid(`the identity has no limit for resource \`${resource}\``);
     const hint = identity[ROW_HINT];
+    const settle = request.settle === undefined ? undefined : settleFacts(request.settle);
+    // A store that cannot settle an admission in the same call: admitted, then completed.
+    if (settle !== undefined && store.settlesAdmissions !== true) {
+      const settled = (verdict: Verdict): Verdict | Promise<Verdict> => {
+        if (verdict.ticket === null) return verdict;
+        const done: Verdict | Promise<Verdict> = complete(verdict.ticket, settle);
+        return done instanceof Promise ? done.then(() => verdict) : verdict;
+      };
+      const admitted = admit({ ...request, settle: undefined });
+      return admitted instanceof Promise ? admitted.then(settled) : settled(admitted);
+    }
     if (store.sync) {
       // A synchronous store is done with the event when apply returns: reuse one object.
       const event = scratch;
@@ -132,6 +152,7 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
       event.graphql = graphql;
       event.countsPrimary = request.countsPrimary !== false;
       event.hint = hint ?? -1;
+      event.settle = settle;
       const verdict = store.apply(event, clock(), config);
       return hint === undefined ? verdict : remember(identity, hint, verdict);
     }
@@ -145,6 +166,7 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
       graphql,
       countsPrimary: request.countsPrimary !== false,
       hint: hint ?? -1,
+      settle,
     };
     const verdict = store.apply(event, clock(), config);
     return hint === undefined ? verdict : verdict.then((v) => remember(identity, hint, v));

@@ -49,6 +49,12 @@ export interface AdmitRequest {
   readonly content?: boolean;
   /** False for `GET /rate_limit`. Default true. */
   readonly countsPrimary?: boolean;
+  /**
+   * The request was answered already (a policy refusal that counts, as the gate's `countDenied`):
+   * charged as admitted and completed with these facts, in one store call when the store can
+   * (`settlesAdmissions`). The verdict's ticket then holds no slot; a limit refusal charges nothing.
+   */
+  readonly settle?: CompleteFacts;
 }
 
 /**

@@ -23,6 +23,7 @@ export {
   LIMIT_RULES,
   LIMITS_RESOURCES,
   type LimitAlgorithm,
+  type LimitCharge,
   type LimitRule,
   type LimitsConfig,
   type LimitsHeaderNames,

@@ -26,6 +26,13 @@ export interface AdmitEvent {
   readonly countsPrimary: boolean;
   /** Opaque: where the store last kept this identity (see Ticket `hint`); stores verify it. */
   readonly hint?: number;
+  /**
+   * Settled at once with this status and CPU: a request answered without holding a slot (a
+   * policy refusal that counts). The transition is admission then completion at the same instant,
+   * in one store call; the verdict's ticket, if any, is held by no store. Only a store whose
+   * `settlesAdmissions` is true receives it.
+   */
+  readonly settle?: { readonly status: number; readonly cpuMs: number } | undefined;
 }
 
 /**

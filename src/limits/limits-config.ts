@@ -2,13 +2,9 @@ import type { WindowedRule } from './windowed-rules.js';
 
 /** The typed rate-limit configuration: data/limits.yaml in camelCase, with times in milliseconds. */
 
-/**
- * The primary rate-limit resources of seed 000 ("Primary rate limits"); each has its own window.
- * @example
- * import type { LimitsResource } from 'tollgate/limits';
- * const resource: LimitsResource = 'search';
- */
-export type LimitsResource = 'core' | 'search' | 'graphql' | 'lfs';
+import type { LimitsResource } from '../core/limit-charge.js';
+
+export type { LimitCharge, LimitsResource } from '../core/limit-charge.js';
 
 /**
  * Every resource, in the order `GET /rate_limit` lists them.

@@ -16,6 +16,8 @@ import type { Verdict } from './verdict.js';
  */
 export interface SyncLimitsStore {
   readonly sync: true;
+  /** True when `apply` settles an admission carrying `settle` in the same call; otherwise the limiter admits, then completes. */
+  readonly settlesAdmissions?: boolean;
   apply(event: LimitEvent, now: number, config: LimitsConfig): Verdict;
   /** The identity's state, or undefined when the store holds none (same as a new identity). */
   read(key: string): IdentityState | undefined;
@@ -42,6 +44,8 @@ export interface SyncLimitsStore {
  */
 export interface AsyncLimitsStore {
   readonly sync: false;
+  /** True when `apply` settles an admission carrying `settle` in the same call; otherwise the limiter admits, then completes. */
+  readonly settlesAdmissions?: boolean;
   apply(event: LimitEvent, now: number, config: LimitsConfig): Promise<Verdict>;
   read(key: string): Promise<IdentityState | undefined>;
   /** Forgets one identity (its state and its tickets in flight): `limiter.reset` needs it. */

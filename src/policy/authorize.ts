@@ -1,10 +1,12 @@
 /** The policy evaluator: one request, one token, one context in; one Decision out. Pure. */
 // Hot path: every request runs through here; `npm run bench` guards it.
+import { TollgateError } from '../core/errors.js';
 import { showText } from '../core/show-text.js';
 import { matchRoute } from '../routes/index.js';
 import { type EntryPlan, planEntry, scopeMasks, type VisibilityPlan } from './entry-plan.js';
 import { evaluateEndpoint } from './evaluate-endpoint.js';
 import { type Outcome, outcome } from './outcome.js';
+import type { EndpointMatch, PolicyMatch, UnmatchedRequest } from './policy-match.js';
 import { type PolicyOptions, type ResolvedPolicyOptions, resolvePolicyOptions } from './policy-options.js';
 import type { PolicyTables } from './tables.js';
 import { createTokenReader, slugIndexes, type TokenView } from './token-view.js';
@@ -30,10 +32,14 @@ function methodOf(given: unknown): string {
   return ASCII_LETTERS.test(given) ? given.toUpperCase() : given;
 }
 
-/** An evaluator bound to its tables and options. */
+/** An evaluator bound to its tables and options: `match` reads a request's path once, `decide` evaluates. */
 export interface Policy {
-  /** Decides one request. Never throws for any request or context; throws TOLLGATE_INVALID_TOKEN for a value that is not a Token. */
+  /** Decides one request: `decide(match(request), token, context)`. Never throws for any request or context; throws TOLLGATE_INVALID_TOKEN for a value that is not a Token. */
   authorize(request: PolicyRequest, token: Token, context?: ResourceContext): Decision;
+  /** Where `request` lands: the endpoint's own row and parameters, or why none. Never throws. */
+  match(request: PolicyRequest): PolicyMatch;
+  /** Decides a matched request for `token` and the server's facts. Never throws for any context; throws TOLLGATE_INVALID_TOKEN for a value that is not a Token, TOLLGATE_INVALID_INPUT for a match another policy made. */
+  decide(match: PolicyMatch, token: Token, context?: ResourceContext): Decision;
   readonly tables: PolicyTables;
   readonly options: ResolvedPolicyOptions;
 }
@@ -101,7 +107,7 @@ export function createPolicy(tables: PolicyTables, options: PolicyOptions = {}):
     if (reason === 'bad_path')
       return decide(outcome(false, 400, 'bad_path', `bad path: ${detail}`), null, null, NO_PARAMS, token);
     const pass = resolved.unknownEndpoint === 'pass-through';
-    const message = `no endpoint \`${showText(method)} ${showText(detail.split('?')[0]!)}\` in the table${pass ? '; passed through by configuration' : ''}`;
+    const message = `no endpoint \`${showText(method)} ${showText(detail)}\` in the table${pass ? '; passed through by configuration' : ''}`;
     const result = outcome(
       pass,
       pass ? 200 : 404,
@@ -113,50 +119,91 @@ export function createPolicy(tables: PolicyTables, options: PolicyOptions = {}):
   }
 
   // A request or context whose fields cannot be read (a getter that throws, a Proxy's trap, a
-  // value whose toString throws) is refused as a bad request: `authorize` never throws for one.
-  function authorize(request: PolicyRequest, token: Token, context: ResourceContext = {}): Decision {
-    const view = readToken(token);
+  // value whose toString throws) is refused as a bad request: neither stage throws for one.
+  const UNREADABLE: UnmatchedRequest = Object.freeze({
+    kind: 'bad_path',
+    method: '',
+    detail: 'the request or its context could not be read',
+  });
+
+  function match(request: PolicyRequest): PolicyMatch {
     try {
-      return evaluate(request, view, context);
+      return matchRequest(request);
     } catch {
-      return unmatched('bad_path', 'the request or its context could not be read', '', view);
+      return UNREADABLE;
     }
   }
 
-  function evaluate(request: PolicyRequest, view: TokenView, context: ResourceContext): Decision {
-    // Requests and contexts come from the wire: anything that is not an object reads as empty.
+  function matchRequest(request: PolicyRequest): PolicyMatch {
+    // Requests come from the wire: anything that is not an object reads as empty.
     if (request === null || typeof request !== 'object') request = EMPTY_REQUEST;
-    if (context === null || typeof context !== 'object') context = {};
     const method = methodOf(request.method);
     const path = typeof request.path === 'string' ? request.path : '';
-    let match = matchRoute(tables.routes, method, path);
+    let found = matchRoute(tables.routes, method, path);
     // HTTP: a HEAD request is answered like the GET of the same resource, without a body.
-    if (match.kind === 'no_match' && method === 'HEAD') match = matchRoute(tables.routes, 'GET', path);
-    if (match.kind === 'bad_path') return unmatched('bad_path', match.message, method, view);
-    if (match.kind === 'no_match') return unmatched('no_match', path, method, view);
-    const plan = plans[match.route]!;
+    if (found.kind === 'no_match' && method === 'HEAD') found = matchRoute(tables.routes, 'GET', path);
+    if (found.kind === 'bad_path') return { kind: 'bad_path', method, detail: found.message };
+    if (found.kind === 'no_match') return { kind: 'no_match', method, detail: path.split('?')[0]! };
+    return {
+      kind: 'endpoint',
+      entry: plans[found.route]!.entry,
+      params: found.params,
+      method,
+      // \`null\` is how many header readers say "not sent": treated as absent.
+      apiVersion: request.apiVersion ?? null,
+      route: found.route,
+    };
+  }
+
+  function decideMatch(matched: PolicyMatch, token: Token, context: ResourceContext = {}): Decision {
+    const view = readToken(token);
+    if (matched.kind !== 'endpoint') return unmatched(matched.kind, matched.detail, matched.method, view);
+    const plan = plans[matched.route];
+    if (plan === undefined || plan.entry !== matched.entry)
+      throw new TollgateError(
+        'TOLLGATE_INVALID_INPUT',
+        `policy.decide: the match of \`${matched.entry.key}\` was made by another policy; match the request with this one`,
+      );
+    try {
+      return evaluate(matched, plan, view, context);
+    } catch {
+      return unmatched('bad_path', UNREADABLE.detail, '', view);
+    }
+  }
+
+  function authorize(request: PolicyRequest, token: Token, context: ResourceContext = {}): Decision {
+    return decideMatch(match(request), token, context);
+  }
+
+  function evaluate(
+    matched: EndpointMatch,
+    plan: EntryPlan,
+    view: TokenView,
+    context: ResourceContext,
+  ): Decision {
+    // Contexts come from the server: anything that is not an object reads as empty.
+    if (context === null || typeof context !== 'object') context = {};
     const visibility =
       context.visibility !== 'public' && !plan.entry.resourceless ? plan.private : plan.public;
-    const apiVersion = request.apiVersion;
-    // `null` is how many header readers say "not sent": treated as absent.
-    if (apiVersion != null && !resolved.apiVersions.has(apiVersion)) {
+    const apiVersion = matched.apiVersion;
+    if (apiVersion !== null && !resolved.apiVersions.has(apiVersion)) {
       const message = `unsupported API version \`${showText(String(apiVersion))}\`; supported: ${[...resolved.apiVersions].join(', ')}`;
       return decide(
         outcome(false, 400, 'unsupported_api_version', message),
         plan,
         visibility,
-        match.params,
+        matched.params,
         view,
       );
     }
     return decide(
-      evaluateEndpoint(plan, match.params, view, context, repoMask),
+      evaluateEndpoint(plan, matched.params, view, context, repoMask),
       plan,
       visibility,
-      match.params,
+      matched.params,
       view,
     );
   }
 
-  return { authorize, tables, options: resolved };
+  return { authorize, match, decide: decideMatch, tables, options: resolved };
 }

@@ -53,7 +53,7 @@ function repositoryParamsOf(segments: readonly string[]): readonly [string, stri
  * const catalog = compileCatalog(shippedSources.scopes, report);
  * const rules = shippedSources.permissions.value.rules ?? {};
  * const key = 'GET /user/repository_invitations';
- * compileEndpoint(key, mergeOverlays(shippedSources).get(key)!, rules, catalog, report)?.entry.cost; // 1
+ * compileEndpoint(key, mergeOverlays(shippedSources).get(key)!, rules, catalog, report)?.entry.charge.cost; // 1
  */
 export function compileEndpoint(
   key: string,
@@ -119,15 +119,17 @@ export function compileEndpoint(
     public: raw.public ?? defaults.public ?? false,
     ownerOnly: raw.owner_only ?? defaults.owner_only ?? false,
     additional: raw.additional ?? false,
-    cost:
-      raw.cost ??
-      rules.cost?.[method] ??
-      (method === 'GET' || method === 'HEAD' || method === 'OPTIONS' ? 1 : 5),
-    content:
-      raw.content ??
-      (contentRule?.methods.includes(method) === true && contentRule.last_segments.includes(last)),
-    resource: raw.resource ?? defaults.resource ?? 'core',
-    countsAgainstPrimary: raw.counts_against_primary ?? true,
+    charge: {
+      resource: raw.resource ?? defaults.resource ?? 'core',
+      cost:
+        raw.cost ??
+        rules.cost?.[method] ??
+        (method === 'GET' || method === 'HEAD' || method === 'OPTIONS' ? 1 : 5),
+      content:
+        raw.content ??
+        (contentRule?.methods.includes(method) === true && contentRule.last_segments.includes(last)),
+      countsPrimary: raw.counts_against_primary ?? true,
+    },
     pageSize: raw.page_size ?? null,
     resourceless: params.length === 0,
     repositoryParams: repositoryParamsOf(segments),

@@ -13,6 +13,7 @@ export {
   parseAcceptedPermissions,
   parseAcceptedScopes,
 } from './header-format.js';
+export type { EndpointMatch, PolicyMatch, UnmatchedRequest } from './policy-match.js';
 export {
   DEFAULT_HEADER_NAMES,
   type HeaderNames,

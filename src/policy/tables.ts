@@ -1,9 +1,8 @@
 /** Table shapes: the raw YAML form (snake_case, as written) and the compiled form the evaluator reads. */
+
+import type { LimitCharge, LimitsResource } from '../core/limit-charge.js';
 import type { RouteTree } from '../routes/index.js';
 import type { HttpMethod, Level, Requirement, ScopeRequirement, TokenKind } from './types.js';
-
-/** Rate-limit resources an endpoint counts against. */
-export type LimitResource = 'core' | 'search' | 'graphql' | 'lfs';
 
 /** A classic requirement in a table: a requirement, `not_shown` (the seeds do not say) or `none`. */
 export type RawScopeRequirement = ScopeRequirement | 'not_shown' | 'none';
@@ -20,7 +19,7 @@ export interface RawEndpoint {
   readonly additional?: boolean;
   readonly cost?: number;
   readonly content?: boolean;
-  readonly resource?: LimitResource;
+  readonly resource?: LimitsResource;
   readonly counts_against_primary?: boolean;
   readonly page_size?: { readonly default: number; readonly max: number };
   readonly listed?: readonly RawListing[];
@@ -51,7 +50,7 @@ export interface RawPermissionsTable {
     readonly tokens?: readonly TokenKind[];
     readonly public?: boolean;
     readonly owner_only?: boolean;
-    readonly resource?: LimitResource;
+    readonly resource?: LimitsResource;
   };
   readonly endpoints: Readonly<Record<string, RawEndpoint>>;
 }
@@ -94,10 +93,8 @@ export interface EndpointEntry {
   readonly public: boolean;
   readonly ownerOnly: boolean;
   readonly additional: boolean;
-  readonly cost: number;
-  readonly content: boolean;
-  readonly resource: LimitResource;
-  readonly countsAgainstPrimary: boolean;
+  /** What a request of the endpoint charges the limits (resource, points, content, primary). */
+  readonly charge: LimitCharge;
   readonly pageSize: { readonly default: number; readonly max: number } | null;
   /** True when the path names no resource (no parameter), e.g. `GET /rate_limit`: visibility does not apply. */
   readonly resourceless: boolean;

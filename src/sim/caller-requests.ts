@@ -124,14 +124,16 @@ export function callerRequests(spec: CallerSpec, identity: LimitsIdentity, polic
       );
     }
     const bare = tableRequest(entry, identity, null);
-    const decision = policy.authorize({ method: bare.method, path: bare.path }, token, context);
+    // As the gate does: matched once, decided once (the decision is a pure function of the
+    // token and visibility, so it holds for every request of this caller to this endpoint).
+    const matched = policy.match({ method: bare.method, path: bare.path });
     // INVARIANT: the placeholder path matches its own template (static segments win elsewhere).
-    if (decision.endpoint !== entry.key)
+    if (matched.kind !== 'endpoint' || matched.entry !== entry)
       throw new TollgateError(
         'TOLLGATE_INVALID_INPUT',
-        `simulate: \`${bare.path}\` matched \`${decision.endpoint}\`, not \`${entry.key}\``,
+        `simulate: \`${bare.path}\` matched \`${matched.kind === 'endpoint' ? matched.entry.key : matched.kind}\`, not \`${entry.key}\``,
       );
-    return tableRequest(entry, identity, decision);
+    return tableRequest(entry, identity, policy.decide(matched, token, context));
   });
   const total = weighted.reduce((sum, item) => sum + item.weight, 0);
   let running = 0;

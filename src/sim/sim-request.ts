@@ -59,10 +59,7 @@ export function tableRequest(
     admit: {
       identity,
       method: entry.method,
-      resource: entry.resource,
-      cost: entry.cost,
-      content: entry.content,
-      countsPrimary: entry.countsAgainstPrimary,
+      ...entry.charge,
     },
     decision,
     spacing: octokitSpacing(entry.method, path),

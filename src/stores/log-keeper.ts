@@ -11,6 +11,8 @@ import { createSlidingLog, flattenLog, loadSlot, logPlan, logSlot, SPILLED } fro
 export interface LogKeeper {
   /** The six logs of the row at `offset` (`row` -1: a new identity), ready for stepInto. */
   load(slab: ArrayLike<number>, offset: number, row: number, config: LimitsConfig): readonly SlidingLog[];
+  /** The logs last loaded, as a transition left them (a second transition in the same call reads them). */
+  current(): readonly SlidingLog[];
   /** Writes back the logs last loaded, into the row at `offset`, after a state change. */
   store(slab: Float64Array, offset: number, row: number, config: LimitsConfig): void;
   /** The row's state as IdentityState: logs unpacked, their row numbers 0 (as `step` shows them). */
@@ -78,6 +80,7 @@ export function createLogKeeper(): LogKeeper {
   };
   return {
     load: fromRow,
+    current: () => book,
     store(slab, offset, row, config) {
       const keptLogs = logPlan(config).kept;
       const at = slab[offset]!;

@@ -2,7 +2,7 @@
 // Hot path: one apply per admission and per completion; bench/limits.mjs guards its speed.
 import { checkOptions } from '../core/check-options.js';
 import { TollgateError } from '../core/errors.js';
-import type { IdentityState, LimitsConfig, SyncLimitsStore, Ticket, Verdict } from '../limits/index.js';
+import type { IdentityState, LimitsConfig, SyncLimitsStore, Verdict } from '../limits/index.js';
 import {
   AdmissionTicket,
   createRowTicketLedger,
@@ -158,8 +158,29 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     return nextRow++;
   };
 
+  // An admission settled in the same call (`event.settle`): the completion's transition on the
+  // row just admitted, with the logs still loaded; its ticket is never held, so it settles nothing later.
+  const settleAtOnce = (
+    row: Float64Array,
+    offset: number,
+    index: number,
+    admitted: Verdict,
+    settle: { readonly status: number; readonly cpuMs: number },
+    now: number,
+    config: LimitsConfig,
+  ): void => {
+    const completion = {
+      kind: 'complete',
+      ticket: admitted.ticket!,
+      status: settle.status,
+      cpuMs: settle.cpuMs,
+    } as const;
+    stepInto(row, offset, completion, now, config, row, offset, index, 0, logs.current());
+  };
+
   return {
     sync: true,
+    settlesAdmissions: true,
     get size() {
       return rows.size;
     },
@@ -201,8 +222,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         const book = logs.load(slab, offset, row, config);
         const verdict = stepInto(slab, offset, event, now, config, slab, offset, row, id, book);
         if (verdict.allowed) {
-          tickets.hold(row, id, leaseEnd);
-          AdmissionTicket.stamp(verdict.ticket as AdmissionTicket, issuer);
+          if (event.settle !== undefined) settleAtOnce(slab, offset, row, verdict, event.settle, now, config);
+          else {
+            tickets.hold(row, id, leaseEnd);
+            AdmissionTicket.stamp(verdict.ticket as AdmissionTicket, issuer);
+          }
           logs.store(slab, offset, row, config);
         }
         return verdict;
@@ -214,13 +238,17 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       if (rows.size >= maxIdentities) evictOne(now, config);
       const fresh = allocate();
       slab.set(scratch, fresh * STATE_WIDTH);
+      if (event.settle !== undefined)
+        settleAtOnce(slab, fresh * STATE_WIDTH, fresh, verdict, event.settle, now, config);
       logs.store(slab, fresh * STATE_WIDTH, fresh, config);
       // A new row earns its second chance only when used again: one-off callers go first.
       used[fresh] = 0;
       rows.set(key, fresh);
       keys[fresh] = key;
-      tickets.hold(fresh, id, leaseEnd);
-      AdmissionTicket.stamp(verdict.ticket as AdmissionTicket, issuer);
+      if (event.settle === undefined) {
+        tickets.hold(fresh, id, leaseEnd);
+        AdmissionTicket.stamp(verdict.ticket as AdmissionTicket, issuer);
+      }
       return verdict;
     },
     read(key: string, config?: LimitsConfig): IdentityState | undefined {

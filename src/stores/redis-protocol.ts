@@ -19,15 +19,16 @@ export const EXPIRED = 2;
 
 /**
  * Arguments of an admission: `a`, the clock ('' for the server's), resource, limit, cost, content,
- * graphql, counts-primary, deadline on the server's clock ('' for none).
+ * graphql, counts-primary, deadline on the server's clock ('' for none); `x` and then the status and
+ * CPU ms for an admission settled at once.
  * @example
  * import { admitArgs } from './redis-protocol.js';
  * admitArgs({ kind: 'admit', key: 'user:octocat', resource: 'core', limit: 5000, cost: 1, content: false, graphql: false, countsPrimary: true }, '', '');
  * // ['a', '', 1, 5000, 1, 0, 0, 1, '']
  */
 export function admitArgs(event: AdmitEvent, clock: string, deadline: string): (string | number)[] {
-  return [
-    'a',
+  const args = [
+    event.settle === undefined ? 'a' : 'x',
     clock,
     SCRIPT_RESOURCES.indexOf(event.resource) + 1,
     event.limit,
@@ -37,6 +38,8 @@ export function admitArgs(event: AdmitEvent, clock: string, deadline: string): (
     event.countsPrimary ? 1 : 0,
     deadline,
   ];
+  if (event.settle !== undefined) args.push(event.settle.status, event.settle.cpuMs);
+  return args;
 }
 
 /**

@@ -24,9 +24,10 @@ export const SCRIPT_RESOURCES = ['core', 'search', 'graphql', 'lfs'] as const;
  * grow, from the admission's time times 1,024, so none is handed out twice), its held tickets (a
  * sorted set of ticket ids scored by lease end) and its six sliding logs (LOG_RULES order; a key
  * only while its log is longer than one entry: see redis-log-script.ts), all hash-tagged by the
- * identity so a Cluster keeps them in one slot. ARGV[1] is `a` (admit), `c` (complete), `r` (release)
+ * identity so a Cluster keeps them in one slot. ARGV[1] is `a` (admit), `x` (admit and settle at once), `c` (complete), `r` (release)
  * or `z` (reset); ARGV[2] the clock reading in ms, or empty for the server's own `TIME`; an
- * admission's ARGV[9] its deadline on the server's clock, or empty. Every number is an
+ * admission's ARGV[9] its deadline on the server's clock, or empty (`x`: ARGV[10] and ARGV[11]
+ * the status and CPU ms it is settled with). Every number is an
  * integer below 2^53 and every operation the one `stepInto` does, in the same IEEE doubles, so
  * the answers are the memory store's (a differential test holds them to it).
  * @example
@@ -118,11 +119,13 @@ if op == 'z' then
 end
 -- An admission the caller stopped waiting for (ARGV[9], a time of the server's clock) charges
 -- nothing: it was answered by the failure mode already (the store's \`timeoutMs\`).
-if op == 'a' and ARGV[9] ~= '' then
+if (op == 'a' or op == 'x') and ARGV[9] ~= '' then
   local time = redis.call('TIME')
   if tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) > tonumber(ARGV[9]) then return { 2 } end
 end
-if op == 'a' then
+-- \`x\`: admitted and settled at once (a request answered without a slot: a policy refusal that
+-- counts): the same transition as \`a\` then \`c\` at the same instant, in one call.
+if op == 'a' or op == 'x' then
   local limit, cost = tonumber(ARGV[4]), tonumber(ARGV[5])
   local content, graphql, counts = ARGV[6] == '1', ARGV[7] == '1', ARGV[8] == '1'
   local reading = t
@@ -190,6 +193,7 @@ if op == 'a' then
   if counts then new_used = used + 1 end
   s[1] = t
   s[2] = in_flight + 1
+  if op == 'x' then s[2] = in_flight end
   settle_logs(logs, t)
   if LOG_USES[p] then charge_log(logs[p], t, cost, 1) end
   s[3] = rest
@@ -207,6 +211,16 @@ if op == 'a' then
   end
   local counted_reset = 0
   if counts then s[ws] = reset; s[ws + 1] = new_used; counted_reset = reset end
+  if op == 'x' then
+    -- The completion's 304 refund (seed 000, "Polling rules"); the answer still shows the admission.
+    if counts and tonumber(ARGV[10]) == 304 then s[ws + 1] = used end
+    local charge = 0
+    if tonumber(ARGV[11]) > 0 then charge = math.ceil(tonumber(ARGV[11])) end
+    charge_log(logs[3], t, math.min(charge, CPU), LOG_QUANTA[3])
+    if graphql then charge_log(logs[4], t, math.min(charge, GQL_CPU), LOG_QUANTA[4]) end
+    save(logs)
+    return { 1, new_used, reset, counted_reset, 0 }
+  end
   -- A ticket id is never handed out twice for an identity: the time, and a counter within it.
   -- Ids only grow while the identity has state (and start from the time after it expired).
   local id = math.max(s[17] + 1, t * 1024)

@@ -131,7 +131,9 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       (late) => {
         // Ran in time, answered too late: the caller was refused, so give back the slot and the
         // primary count (a 304 completion refunds it); points and content stay spent.
-        const ticket = late[0] === 1 ? admitVerdict(late, event, config).ticket : null;
+        // (Settled at once, it holds no slot to give back.)
+        const ticket =
+          late[0] === 1 && event.settle === undefined ? admitVerdict(late, event, config).ticket : null;
         if (ticket !== null)
           void call(
             config,
@@ -147,7 +149,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     }
     replayUnsettled(config);
     const verdict = admitVerdict(answer, event, config);
-    if (verdict.ticket !== null) {
+    if (verdict.ticket !== null && event.settle === undefined) {
       // Bounded: a ticket settled on another instance never leaves this set; the oldest go first
       // (their leases free them in Redis anyway).
       if (outstanding.size >= MAX_OUTSTANDING) outstanding.delete(outstanding.values().next().value!);
@@ -171,6 +173,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
 
   return {
     sync: false,
+    settlesAdmissions: true,
     keysOf,
     apply(event: LimitEvent, now: number, config: LimitsConfig): Promise<Verdict> {
       return event.kind === 'admit' ? admit(event, now, config) : settle(event, now, config);

@@ -86,6 +86,8 @@ class Admit implements fc.AsyncCommand<Model, Real> {
     readonly content: boolean,
     readonly graphql: boolean,
     readonly countsPrimary: boolean,
+    /** Settled at once (a policy refusal that counts): admission and completion in one call. */
+    readonly settle: { readonly status: number; readonly cpuMs: number } | undefined,
   ) {}
   check = () => true;
   async run(_m: Model, r: Real): Promise<void> {
@@ -98,15 +100,17 @@ class Admit implements fc.AsyncCommand<Model, Real> {
       content: this.content,
       graphql: this.graphql,
       countsPrimary: this.countsPrimary,
+      ...(this.settle === undefined ? {} : { settle: this.settle }),
     };
     const expected = r.memory.apply(event, r.now, config);
     const actual = await r.redis.apply(event, r.now, config);
     expect(seen(actual)).toEqual(seen(expected));
-    if (expected.ticket !== null && actual.ticket !== null) r.tickets.push([expected.ticket, actual.ticket]);
+    if (this.settle === undefined && expected.ticket !== null && actual.ticket !== null)
+      r.tickets.push([expected.ticket, actual.ticket]);
     if (!expected.allowed) r.denied++;
   }
   toString = () =>
-    `admit(user${this.who}, ${this.resource}, cost ${this.cost}${this.content ? ', content' : ''}${this.graphql ? ', graphql' : ''}${this.countsPrimary ? '' : ', uncounted'})`;
+    `admit(user${this.who}, ${this.resource}, cost ${this.cost}${this.content ? ', content' : ''}${this.graphql ? ', graphql' : ''}${this.countsPrimary ? '' : ', uncounted'}${this.settle === undefined ? '' : `, settled ${this.settle.status} ${this.settle.cpuMs} ms`})`;
 }
 
 class Settle implements fc.AsyncCommand<Model, Real> {
@@ -155,10 +159,14 @@ const commands = [
       fc.boolean(),
       fc.boolean(),
       fc.boolean(),
+      fc.option(fc.record({ status: fc.constantFrom(403, 404, 304), cpuMs: fc.nat(4000) }), {
+        nil: undefined,
+        freq: 4,
+      }),
     )
     .map(
-      ([who, resource, cost, content, graphql, counts]) =>
-        new Admit(who, resource, cost, content, graphql, counts || resource === 'core'),
+      ([who, resource, cost, content, graphql, counts, settle]) =>
+        new Admit(who, resource, cost, content, graphql, counts || resource === 'core', settle),
     ),
   fc
     .tuple(
