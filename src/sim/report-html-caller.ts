@@ -1,0 +1,164 @@
+/** One caller's part of the HTML report: its figures, a table per rule, and its charts on one time axis. */
+import type { LimitRule } from '../limits/index.js';
+import { duration, escapeHtml, number } from './report-format.js';
+import { type TimeAxis, timeAxis } from './report-html-axis.js';
+import { type ChartMarker, COLOURS, chartSvg } from './report-html-chart.js';
+import type { CallerInput } from './report-input.js';
+import { gaugeLimit, perWindow, RULE_NAMES } from './report-rule-names.js';
+import type { Gauge } from './report-types.js';
+
+function workDone(caller: CallerInput): ChartMarker[] {
+  return caller.workDoneAt === null
+    ? []
+    : [{ kind: 'work-done', at: caller.workDoneAt, label: `work done ${duration(caller.workDoneAt)}` }];
+}
+
+function gaugeChart(caller: CallerInput, gauge: Gauge, axis: TimeAxis): string {
+  const refusal = caller.rules[gauge.rule]?.firstRefusalAt ?? null;
+  const markers: ChartMarker[] = [
+    ...(refusal === null
+      ? []
+      : [
+          {
+            kind: 'first-refusal',
+            rule: gauge.rule,
+            at: refusal,
+            label: `first refused ${duration(refusal)}`,
+          } as const,
+        ]),
+    ...workDone(caller),
+  ];
+  // Drawn as used (limit − remaining): the line meets the limit line when the rule binds.
+  const used = gauge.remaining.map((left) => (left === null ? null : Math.max(0, gauge.limit - left)));
+  const most = gauge.rule === 'concurrency' ? 'most in flight' : 'most used';
+  const title = `${RULE_NAMES[gauge.rule]}: ${gaugeLimit(gauge)}; ${most} in each bucket`;
+  return `<figure><figcaption>${escapeHtml(title)}</figcaption>${chartSvg({
+    title,
+    kind: 'gauge',
+    rule: gauge.rule,
+    axis,
+    bucketSeconds: caller.series.bucketSeconds,
+    lines: [{ name: 'used', colour: COLOURS.used, values: used }],
+    top: gauge.limit,
+    limit: { value: gauge.limit, label: `limit ${number(gauge.limit)}` },
+    markers,
+  })}</figure>`;
+}
+
+function trafficChart(caller: CallerInput, axis: TimeAxis): string {
+  const markers: ChartMarker[] = [
+    ...(caller.firstRefusalAt === null
+      ? []
+      : [
+          {
+            kind: 'first-refusal',
+            at: caller.firstRefusalAt,
+            label: `first refusal ${duration(caller.firstRefusalAt)}`,
+          } as const,
+        ]),
+    ...workDone(caller),
+  ];
+  let top = 1;
+  // Loops, not Math.max(...values): long series would overflow the call stack.
+  for (const values of [caller.series.admitted, caller.series.denied])
+    for (const value of values) if (value > top) top = value;
+  const title = `requests admitted and refused ${perWindow(caller.series.bucketSeconds)}`;
+  return `<figure><figcaption>${escapeHtml(title)}</figcaption>${chartSvg({
+    title,
+    kind: 'traffic',
+    axis,
+    bucketSeconds: caller.series.bucketSeconds,
+    lines: [
+      { name: 'admitted', colour: COLOURS.admitted, values: caller.series.admitted },
+      { name: 'refused', colour: COLOURS.denied, values: caller.series.denied },
+    ],
+    top,
+    markers,
+  })}</figure>`;
+}
+
+function inFlightChart(caller: CallerInput, axis: TimeAxis): string {
+  let top = 1;
+  for (const value of caller.series.inFlight) if (value > top) top = value;
+  const title = 'requests in flight, most in each bucket';
+  return `<figure><figcaption>${title}</figcaption>${chartSvg({
+    title,
+    kind: 'traffic',
+    axis,
+    bucketSeconds: caller.series.bucketSeconds,
+    lines: [{ name: 'in flight', colour: COLOURS.used, values: caller.series.inFlight }],
+    top,
+    markers: workDone(caller),
+  })}</figure>`;
+}
+
+function ruleTable(caller: CallerInput): string {
+  const rules = new Set<LimitRule>([
+    ...caller.series.gauges.map((gauge) => gauge.rule),
+    ...(Object.keys(caller.rules) as LimitRule[]),
+  ]);
+  const limits = new Map(caller.series.gauges.map((gauge) => [gauge.rule, gaugeLimit(gauge)]));
+  const rows = [...rules].map((rule) => {
+    const met = caller.rules[rule];
+    const refused = met?.denied ?? 0;
+    return `<tr data-rule="${rule}"><td>${escapeHtml(RULE_NAMES[rule])}</td><td>${escapeHtml(limits.get(rule) ?? '')}</td><td class="n">${number(refused)}</td><td class="n">${refused === 0 ? '' : duration(met?.limitedSeconds ?? 0)}</td><td class="n">${met?.firstRefusalAt == null ? '' : duration(met.firstRefusalAt)}</td></tr>`;
+  });
+  return `<table><thead><tr><th>rule</th><th>limit</th><th>refused</th><th>time limited</th><th>first refusal</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+function grantLine(caller: CallerInput): string {
+  const held = [
+    ...(caller.grant.scopes ?? []),
+    ...Object.entries(caller.grant.permissions ?? {}).map(([slug, level]) => `${slug}=${level}`),
+  ];
+  const what = held.length === 0 ? 'no scope or permission' : held.join(', ');
+  return caller.grant.source === 'derived'
+    ? `token: ${escapeHtml(what)} (not stated: what its request mix needs)`
+    : `token: ${escapeHtml(what)}`;
+}
+
+function figures(caller: CallerInput): string {
+  const refused = Object.values(caller.denied).reduce((sum, n) => sum + (n ?? 0), 0);
+  const parts = [
+    `sent ${number(caller.sent)}`,
+    `admitted ${number(caller.admitted)}`,
+    caller.work === null
+      ? `completed ${number(caller.completed)}`
+      : `completed ${number(caller.completed)} of ${number(caller.work)}`,
+    refused === 0
+      ? 'never refused'
+      : `refused ${number(refused)}, limited for ${duration(caller.limitedSeconds)}`,
+  ];
+  if (caller.sentWhileLimited > 0)
+    parts.push(
+      `<strong>${number(caller.sentWhileLimited)} sent while limited</strong> (the seed warns this can get an integration banned)`,
+    );
+  if (caller.abandoned > 0) parts.push(`${number(caller.abandoned)} given up`);
+  if (caller.work !== null)
+    parts.push(
+      caller.workDoneAt === null ? 'work not done by the end' : `work done at ${duration(caller.workDoneAt)}`,
+    );
+  return parts.join(', ');
+}
+
+/**
+ * The caller's section. Every chart in it shares one time axis, `[0, seconds]`.
+ * @example
+ * import { callerSection } from './report-html-caller.js';
+ * // callerSection(report.callers[0], report.seconds).startsWith('<section') -> true
+ */
+export function callerSection(caller: CallerInput, seconds: number): string {
+  const axis = timeAxis(seconds);
+  const gauges = caller.series.gauges;
+  const charts = [
+    trafficChart(caller, axis),
+    ...(gauges.some((gauge) => gauge.rule === 'concurrency') ? [] : [inFlightChart(caller, axis)]),
+    ...gauges.map((gauge) => gaugeChart(caller, gauge, axis)),
+  ];
+  return `<section class="caller" data-caller="${escapeHtml(caller.name)}"><h2>${escapeHtml(caller.name)} <small>${escapeHtml(caller.kind)}, ${escapeHtml(caller.behaviour)}, counted as ${escapeHtml(caller.identity)}</small></h2>
+<p>${figures(caller)}.</p>
+<p class="grant">${grantLine(caller)}</p>
+${ruleTable(caller)}
+${charts.join('\n')}
+</section>`;
+}

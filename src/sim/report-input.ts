@@ -1,0 +1,35 @@
+/** What the text and HTML reports read of a simulation report (the contract's fields), until the engine's shape lands. */
+import type { LimitRule } from '../limits/index.js';
+import type { IdentityReport, RuleReport, Series } from './report-types.js';
+
+export interface CallerInput {
+  readonly name: string;
+  readonly kind: string;
+  readonly behaviour: string;
+  readonly identity: string;
+  readonly sent: number;
+  readonly admitted: number;
+  readonly completed: number;
+  readonly work: number | null;
+  readonly denied: Readonly<Partial<Record<LimitRule, number>>>;
+  readonly rules: Readonly<Partial<Record<LimitRule, RuleReport>>>;
+  readonly firstRefusalAt: number | null;
+  readonly abandoned: number;
+  readonly sentWhileLimited: number;
+  readonly limitedSeconds: number;
+  readonly workDoneAt: number | null;
+  readonly series: Series;
+  readonly grant: {
+    readonly source: 'stated' | 'derived';
+    readonly scopes?: readonly string[];
+    readonly permissions?: Readonly<Record<string, string>>;
+  };
+}
+
+export interface ReportInput {
+  readonly seed: number;
+  readonly seconds: number;
+  readonly requests: number;
+  readonly callers: readonly CallerInput[];
+  readonly identities: readonly IdentityReport[];
+}
