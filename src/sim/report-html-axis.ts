@@ -16,7 +16,7 @@ export interface TimeAxis {
 }
 
 const UNITS: readonly (TimeUnit & { upTo: number; steps: readonly number[] })[] = [
-  { name: 'seconds', short: 's', seconds: 1, upTo: 180, steps: [1, 2, 5, 10, 15, 20, 30] },
+  { name: 'seconds', short: 's', seconds: 1, upTo: 180, steps: [0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 20, 30] },
   { name: 'minutes', short: 'min', seconds: 60, upTo: 3 * 3600, steps: [1, 2, 5, 10, 15, 20, 30] },
   { name: 'hours', short: 'h', seconds: 3600, upTo: 3 * 86_400, steps: [1, 2, 3, 6, 12, 24] },
   {
@@ -48,7 +48,8 @@ export function timeAxis(seconds: number): TimeAxis {
   for (let scale = 100; step === undefined; scale *= 10)
     step = [1, 2, 5].map((each) => each * scale).find((each) => span / each <= MAX_INTERVALS);
   const ticks: number[] = [];
-  for (let i = 0; i * step <= span + 1e-9; i++) ticks.push(i * step * unit.seconds);
+  // toPrecision: 3 × 0.2 is 0.6, not 0.6000000000000001.
+  for (let i = 0; i * step <= span + 1e-9; i++) ticks.push(Number((i * step).toPrecision(12)) * unit.seconds);
   return { end, unit: { name: unit.name, short: unit.short, seconds: unit.seconds }, ticks };
 }
 
