@@ -132,7 +132,7 @@ describe.runIf(available || process.env.CI)('the HTML report in Chromium', () =>
         expect(chart.unit).toBe('hours from the start');
         expect(chart.ticks.map((tick) => tick.label)).toEqual(['0', '2', '4', '6', '8', '10', '12']);
       }
-      expect(await tab.locator('body').innerText()).not.toMatch(/minute \d/);
+      expect(await tab.locator('body').textContent()).not.toMatch(/minute \d/);
       expect(await tab.locator('table.identities tbody tr').count()).toBe(report.identities.length);
       expect(problems).toEqual([]);
     } finally {

@@ -43,7 +43,7 @@ describe('the time axis of a caller', () => {
         const step = ticks[1]! - ticks[0]!;
         // Less than one step is left unlabelled after the last tick.
         expect(end - ticks.at(-1)!).toBeLessThan(step);
-        ticks.forEach((tick, i) => expect(tick).toBeCloseTo(i * step, 6));
+        for (const [i, tick] of ticks.entries()) expect(tick).toBeCloseTo(i * step, 6);
         // The unit is the largest that still gives the run more than about one unit.
         expect(end / unit.seconds).toBeLessThanOrEqual(unit.name === 'days' ? Number.POSITIVE_INFINITY : 180);
       }),
