@@ -1,6 +1,7 @@
 /** The HTML report: one self-contained page (no network, no script, no font) with SVG charts over time. */
 
 import { duration, escapeHtml, number } from './report-format.js';
+import { adviceSection } from './report-html-advice.js';
 import { callerSection } from './report-html-caller.js';
 import type { ReportInput } from './report-input.js';
 import { RULE_NAMES } from './report-rule-names.js';
@@ -9,7 +10,7 @@ const STYLE = `body{font:14px system-ui,sans-serif;margin:2em auto;max-width:800
 h2{margin-top:2em;border-top:1px solid #ddd;padding-top:1em}small{color:#555;font-weight:normal;font-size:70%}
 figure{margin:1em 0}figcaption{font-weight:600;margin-bottom:2px}
 table{border-collapse:collapse;margin:.5em 0}th,td{padding:2px 10px;border-bottom:1px solid #eee;text-align:left}td.n{text-align:right}
-.advice{background:#f4f0ff;border-left:4px solid #7c3aed;padding:.5em 1em}`;
+.advice{background:#f4f0ff;border-left:4px solid #7c3aed;padding:.2em 1em;margin-top:1em}.advice h2{border:0;margin:.5em 0;padding:0}.advice li{margin:.4em 0}`;
 
 function identitiesTable(report: ReportInput): string {
   if (report.identities.length === 0) return '';
@@ -39,6 +40,7 @@ export function htmlReport(report: ReportInput, title: string): string {
 <style>${STYLE}</style>
 </head><body><h1>${escapeHtml(title)}</h1>
 <p>${duration(report.seconds)} of virtual time (${number(report.seconds)} s), seed ${report.seed}, ${number(report.requests)} requests simulated.</p>
+${adviceSection(report.recommendations)}
 ${identitiesTable(report)}
 ${report.callers.map((caller) => callerSection(caller, report.seconds)).join('\n')}
 </body></html>

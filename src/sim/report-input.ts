@@ -32,4 +32,35 @@ export interface ReportInput {
   readonly requests: number;
   readonly callers: readonly CallerInput[];
   readonly identities: readonly IdentityReport[];
+  /** The planner's advice, one per caller, when `--recommend` computed it. */
+  readonly recommendations?: readonly AdviceInput[];
+}
+
+/** The fields of the planner's `PlannerAdvice` the HTML page shows (until sim-planner's type is merged). */
+export interface AdviceInput {
+  readonly caller: string;
+  readonly identity: string;
+  readonly sharedWith: readonly string[];
+  readonly work: number | null;
+  readonly rate: number;
+  readonly workers: number;
+  readonly unpaced: boolean;
+  readonly binding: { readonly text: string } | null;
+  readonly workDoneAt: number | null;
+  readonly fastestWorkDoneAt: number | null;
+  readonly refused: number;
+  readonly polite: {
+    readonly workDoneAt: number | null;
+    readonly refusals: number;
+    readonly sooner: boolean;
+  } | null;
+  readonly howMany: {
+    readonly unit: 'users' | 'installations';
+    readonly work: number;
+    readonly withinSeconds: number;
+    readonly count: number | null;
+    readonly workDoneAt: number | null;
+    readonly fewerWorkDoneAt: number | null;
+    readonly searchedUpTo: number;
+  } | null;
 }

@@ -1,0 +1,57 @@
+/** The planner's advice in the HTML page: what to run, the rule that binds, when it is done, checked. */
+import { duration, escapeHtml, number } from './report-format.js';
+import type { AdviceInput } from './report-input.js';
+
+const plural = (n: number, word: string) => `${number(n)} ${word}${n === 1 ? '' : 's'}`;
+
+function howMany(answer: NonNullable<AdviceInput['howMany']>): string {
+  const one = answer.unit === 'users' ? 'user' : 'installation';
+  const goal = `${number(answer.work)} requests within ${duration(answer.withinSeconds)}`;
+  if (answer.count === null) return `No pool of up to ${plural(answer.searchedUpTo, one)} finishes ${goal}.`;
+  const fewer =
+    answer.count === 1
+      ? ''
+      : ` ${plural(answer.count - 1, one)} ${answer.fewerWorkDoneAt === null ? 'do not finish in the run' : `finish at ${duration(answer.fewerWorkDoneAt)}, too late`}.`;
+  return `<strong>${plural(answer.count, one)}</strong> finish ${goal} (done at ${duration(answer.workDoneAt ?? 0)}, refusal-free).${fewer}`;
+}
+
+/**
+ * One item per caller's advice.
+ * @example
+ * import { adviceItem } from './report-html-advice.js';
+ * // adviceItem(report.recommendations[0]) -> '<li data-advice="importer"><strong>importer</strong>: 1.32 requests/s ...'
+ */
+export function adviceItem(advice: AdviceInput): string {
+  const pace = advice.unpaced
+    ? `${plural(advice.workers, 'worker')} sending as fast as answers come (about ${number(advice.rate)} requests/s)`
+    : `${number(advice.rate)} requests/s with ${plural(advice.workers, 'worker')}`;
+  const done =
+    advice.work === null
+      ? 'no work: a pace it can sustain'
+      : advice.workDoneAt === null
+        ? 'work not done in the run'
+        : `work done at <strong>${duration(advice.workDoneAt)}</strong>${advice.fastestWorkDoneAt === null ? '' : ` (fastest refusal-free steady plan: ${duration(advice.fastestWorkDoneAt)})`}`;
+  const notes = [
+    advice.binding === null ? '' : `Bound by ${escapeHtml(advice.binding.text)}.`,
+    advice.refused === 0 ? 'Refused nothing when run.' : `Still refused ${number(advice.refused)} when run.`,
+    advice.sharedWith.length === 0
+      ? ''
+      : `Planned together with ${escapeHtml(advice.sharedWith.join(', '))} (one budget: ${escapeHtml(advice.identity)}).`,
+    advice.polite?.sooner === true && advice.polite.workDoneAt !== null
+      ? `Polite at full speed is sooner: done at ${duration(advice.polite.workDoneAt)}, after ${plural(advice.polite.refusals, 'refusal')} it waits out as the seed's client rules say.`
+      : '',
+    advice.howMany === null ? '' : howMany(advice.howMany),
+  ].filter((note) => note !== '');
+  return `<li data-advice="${escapeHtml(advice.caller)}"><strong>${escapeHtml(advice.caller)}</strong>: ${pace}; ${done}. ${notes.join(' ')}</li>`;
+}
+
+/**
+ * The page's recommendation section, or nothing when `--recommend` was not asked.
+ * @example
+ * import { adviceSection } from './report-html-advice.js';
+ * adviceSection(undefined); // ''
+ */
+export function adviceSection(recommendations: readonly AdviceInput[] | undefined): string {
+  if (recommendations === undefined || recommendations.length === 0) return '';
+  return `<section class="advice"><h2>Recommendation</h2><ul>${recommendations.map(adviceItem).join('')}</ul></section>`;
+}
