@@ -4,8 +4,19 @@ import { duration, escapeHtml, number } from './report-format.js';
 import { type TimeAxis, timeAxis } from './report-html-axis.js';
 import { type ChartMarker, COLOURS, chartSvg } from './report-html-chart.js';
 import type { CallerInput } from './report-input.js';
-import { gaugeLimit, perWindow, RULE_NAMES } from './report-rule-names.js';
+import { gaugeLimit, gaugeName, perWindow, RULE_NAMES } from './report-rule-names.js';
 import type { Gauge } from './report-types.js';
+
+/** A round y-axis top at or above `value`: 1, 2 or 5 times a power of ten (82 -> 100, 3 -> 5). */
+function roundTop(value: number): number {
+  if (value <= 1) return 1;
+  const power = 10 ** Math.floor(Math.log10(value));
+  return [1, 2, 5, 10].map((each) => each * power).find((each) => each >= value)!;
+}
+
+/** A bucket's width in words: `minute`, `hour`, `15 min`. */
+const bucketName = (seconds: number) =>
+  seconds === 60 ? 'minute' : seconds === 3600 ? 'hour' : duration(seconds);
 
 function workDone(caller: CallerInput): ChartMarker[] {
   return caller.workDoneAt === null
@@ -30,12 +41,13 @@ function gaugeChart(caller: CallerInput, gauge: Gauge, axis: TimeAxis): string {
   ];
   // Drawn as used (limit − remaining): the line meets the limit line when the rule binds.
   const used = gauge.remaining.map((left) => (left === null ? null : Math.max(0, gauge.limit - left)));
-  const most = gauge.rule === 'concurrency' ? 'most in flight' : 'most used';
-  const title = `${RULE_NAMES[gauge.rule]}: ${gaugeLimit(gauge)}; ${most} in each bucket`;
+  const most = gauge.rule === 'concurrency' ? 'the most in flight' : 'the most used';
+  const title = `${gaugeName(gauge)}: at most ${gaugeLimit(gauge)}; ${most} in each ${bucketName(caller.series.bucketSeconds)}`;
   return `<figure><figcaption>${escapeHtml(title)}</figcaption>${chartSvg({
     title,
     kind: 'gauge',
     rule: gauge.rule,
+    ...(gauge.resource === undefined ? {} : { resource: gauge.resource }),
     axis,
     bucketSeconds: caller.series.bucketSeconds,
     lines: [{ name: 'used', colour: COLOURS.used, values: used }],
@@ -72,7 +84,7 @@ function trafficChart(caller: CallerInput, axis: TimeAxis): string {
       { name: 'admitted', colour: COLOURS.admitted, values: caller.series.admitted },
       { name: 'refused', colour: COLOURS.denied, values: caller.series.denied },
     ],
-    top,
+    top: roundTop(top),
     markers,
   })}</figure>`;
 }
@@ -87,7 +99,7 @@ function inFlightChart(caller: CallerInput, axis: TimeAxis): string {
     axis,
     bucketSeconds: caller.series.bucketSeconds,
     lines: [{ name: 'in flight', colour: COLOURS.used, values: caller.series.inFlight }],
-    top,
+    top: roundTop(top),
     markers: workDone(caller),
   })}</figure>`;
 }
@@ -97,11 +109,16 @@ function ruleTable(caller: CallerInput): string {
     ...caller.series.gauges.map((gauge) => gauge.rule),
     ...(Object.keys(caller.rules) as LimitRule[]),
   ]);
-  const limits = new Map(caller.series.gauges.map((gauge) => [gauge.rule, gaugeLimit(gauge)]));
+  const limits = new Map<LimitRule, string[]>();
+  for (const gauge of caller.series.gauges)
+    limits.set(gauge.rule, [
+      ...(limits.get(gauge.rule) ?? []),
+      gauge.resource === undefined ? gaugeLimit(gauge) : `${gaugeLimit(gauge)} (${gauge.resource})`,
+    ]);
   const rows = [...rules].map((rule) => {
     const met = caller.rules[rule];
     const refused = met?.denied ?? 0;
-    return `<tr data-rule="${rule}"><td>${escapeHtml(RULE_NAMES[rule])}</td><td>${escapeHtml(limits.get(rule) ?? '')}</td><td class="n">${number(refused)}</td><td class="n">${refused === 0 ? '' : duration(met?.limitedSeconds ?? 0)}</td><td class="n">${met?.firstRefusalAt == null ? '' : duration(met.firstRefusalAt)}</td></tr>`;
+    return `<tr data-rule="${rule}"><td>${escapeHtml(RULE_NAMES[rule])}</td><td>${escapeHtml((limits.get(rule) ?? []).join('; '))}</td><td class="n">${number(refused)}</td><td class="n">${refused === 0 ? '' : duration(met?.limitedSeconds ?? 0)}</td><td class="n">${met?.firstRefusalAt == null ? '' : duration(met.firstRefusalAt)}</td></tr>`;
   });
   return `<table><thead><tr><th>rule</th><th>limit</th><th>refused</th><th>time limited</th><th>first refusal</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
@@ -132,6 +149,10 @@ function figures(caller: CallerInput): string {
   if (caller.sentWhileLimited > 0)
     parts.push(
       `<strong>${number(caller.sentWhileLimited)} sent while limited</strong> (the seed warns this can get an integration banned)`,
+    );
+  if ((caller.policyDenied ?? 0) > 0)
+    parts.push(
+      `${number(caller.policyDenied ?? 0)} refused by the policy (the token may not call the endpoint)`,
     );
   if (caller.abandoned > 0) parts.push(`${number(caller.abandoned)} given up`);
   if (caller.work !== null)

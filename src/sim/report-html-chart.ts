@@ -25,6 +25,8 @@ export interface ChartSpec {
   /** What the chart shows: a rule's gauge, or the caller's traffic. */
   readonly kind: 'gauge' | 'traffic';
   readonly rule?: LimitRule;
+  /** A primary gauge's resource (`core`, `search`, `graphql`, `lfs`). */
+  readonly resource?: string;
   readonly axis: TimeAxis;
   readonly bucketSeconds: number;
   readonly lines: readonly ChartLine[];
@@ -135,7 +137,7 @@ export function chartSvg(spec: ChartSpec): string {
     )
     .join('');
   const markers = spec.markers.map((marker, i) => markerSvg(marker, i, x)).join('');
-  return `<svg class="chart" data-chart="${spec.kind}"${spec.rule === undefined ? '' : ` data-rule="${spec.rule}"`} data-x-domain="0 ${spec.axis.end}" data-y-top="${top}" role="img" aria-label="${escapeHtml(spec.title)}" width="${CHART_WIDTH}" height="${HEIGHT}" viewBox="0 0 ${CHART_WIDTH} ${HEIGHT}">
+  return `<svg class="chart" data-chart="${spec.kind}"${spec.rule === undefined ? '' : ` data-rule="${spec.rule}"`}${spec.resource === undefined ? '' : ` data-resource="${escapeHtml(spec.resource)}"`} data-x-domain="0 ${spec.axis.end}" data-y-top="${top}" role="img" aria-label="${escapeHtml(spec.title)}" width="${CHART_WIDTH}" height="${HEIGHT}" viewBox="0 0 ${CHART_WIDTH} ${HEIGHT}">
 <rect x="${LEFT}" y="${TOP}" width="${PLOT_WIDTH}" height="${PLOT_HEIGHT}" fill="#fafafa"/>
 <line x1="${LEFT}" y1="${bottom}" x2="${LEFT + PLOT_WIDTH}" y2="${bottom}" stroke="#888"/><line x1="${LEFT}" y1="${TOP}" x2="${LEFT}" y2="${bottom}" stroke="#888"/>
 ${xTicks}${yTicks}<text class="x-unit" x="${LEFT + PLOT_WIDTH}" y="${HEIGHT - 3}" font-size="11" fill="#555" text-anchor="end">${spec.axis.unit.name} from the start</text>

@@ -13,7 +13,8 @@ table{border-collapse:collapse;margin:.5em 0}th,td{padding:2px 10px;border-botto
 .advice{background:#f4f0ff;border-left:4px solid #7c3aed;padding:.2em 1em;margin-top:1em}.advice h2{border:0;margin:.5em 0;padding:0}.advice li{margin:.4em 0}`;
 
 function identitiesTable(report: ReportInput): string {
-  if (report.identities.length === 0) return '';
+  // One caller: its own section already says everything its identity did.
+  if (report.callers.length < 2 || report.identities.length === 0) return '';
   const rows = report.identities.map((identity) => {
     const denied = Object.entries(identity.denied)
       .filter(([, n]) => (n ?? 0) > 0)

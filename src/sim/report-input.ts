@@ -24,6 +24,8 @@ export interface CallerInput {
     readonly scopes?: readonly string[];
     readonly permissions?: Readonly<Record<string, string>>;
   };
+  /** Requests the policy refused (token kind, permission, private resource): no rule counts them. */
+  readonly policyDenied?: number;
 }
 
 export interface ReportInput {

@@ -24,6 +24,9 @@ function callerLine(caller: CallerInput): string {
           `${number(caller.sentWhileLimited)} sent while limited (the seed warns this can get an integration banned)`,
         ]
       : []),
+    ...((caller.policyDenied ?? 0) > 0
+      ? [`${number(caller.policyDenied ?? 0)} refused by the policy (the token may not call the endpoint)`]
+      : []),
     ...(caller.abandoned > 0 ? [`${number(caller.abandoned)} given up`] : []),
     ...(caller.work === null
       ? []

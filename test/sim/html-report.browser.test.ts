@@ -25,12 +25,12 @@ const SHARED_13_HOURS = `seed: 7
 duration_seconds: 46800
 callers:
   - name: reader
-    token: { kind: classic, user: octocat, scopes: [repo] }
+    token: { kind: classic, user: octocat }
     rate: 0.05
     behaviour: polite
     mix: [{ endpoint: "GET /repos/{owner}/{repo}/issues/events" }]
   - name: bot
-    token: { kind: classic, user: octocat, scopes: [repo] }
+    token: { kind: classic, user: octocat }
     workers: 2
     work: 900
     behaviour: polite
