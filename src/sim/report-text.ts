@@ -41,9 +41,14 @@ function callerLine(caller: CallerInput): string {
 
 /** A row per rule that refused the caller: refused, time limited, first refusal; none when never refused. */
 function ruleRows(caller: CallerInput): string[] {
-  const rules = (Object.keys(caller.rules) as LimitRule[]).filter(
-    (rule) => (caller.rules[rule]?.denied ?? 0) > 0,
-  );
+  // In the order they first refused: the first row is the rule that binds first.
+  const rules = (Object.keys(caller.rules) as LimitRule[])
+    .filter((rule) => (caller.rules[rule]?.denied ?? 0) > 0)
+    .sort(
+      (a, b) =>
+        (caller.rules[a]!.firstRefusalAt ?? Number.POSITIVE_INFINITY) -
+        (caller.rules[b]!.firstRefusalAt ?? Number.POSITIVE_INFINITY),
+    );
   if (rules.length === 0) return [];
   const rows = [
     ['rule', 'refused', 'time limited', 'first refusal'],
@@ -100,7 +105,7 @@ export function textReport(
   recommendations: readonly (Recommendation | null | undefined)[],
 ): string {
   const lines = [
-    `simulated ${number(report.seconds)} s (seed ${report.seed}), ${number(report.requests)} requests`,
+    `simulated ${number(Math.round(report.seconds * 10) / 10)} s (seed ${report.seed}), ${number(report.requests)} requests`,
   ];
   report.callers.forEach((caller, i) => {
     lines.push(callerLine(caller), ...ruleRows(caller), ...grantLine(caller));
