@@ -20,6 +20,7 @@ export interface ChartMarker {
   readonly label: string;
 }
 
+/** What one chart draws: its kind (and rule), the caller's axis, its lines, y-axis top, limit line and markers. */
 export interface ChartSpec {
   readonly title: string;
   /** What the chart shows: a rule's gauge, or the caller's traffic. */
@@ -36,6 +37,7 @@ export interface ChartSpec {
   readonly markers: readonly ChartMarker[];
 }
 
+/** Every chart's width in pixels: one axis length for all, so a caller's charts line up. */
 export const CHART_WIDTH = 760;
 const HEIGHT = 170;
 const LEFT = 64;
@@ -45,6 +47,7 @@ const BOTTOM = 36;
 const PLOT_WIDTH = CHART_WIDTH - LEFT - RIGHT;
 const PLOT_HEIGHT = HEIGHT - TOP - BOTTOM;
 
+/** The report's colours: the limit line and first refusals in red, work done in violet. */
 export const COLOURS = {
   admitted: '#2563eb',
   denied: '#ea580c',
