@@ -8,7 +8,7 @@ const scenario = (hours) => ({
   callers: [
     {
       name: 'greedy',
-      token: { kind: 'classic', user: 'greedy' },
+      token: { kind: 'fine-grained', user: 'greedy' },
       workers: 20,
       behaviour: 'greedy',
       mix: [{ endpoint: 'GET /repos/{owner}/{repo}/issues/events', weight: 1 }],

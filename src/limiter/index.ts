@@ -10,3 +10,4 @@ export type {
   LimiterOptions,
   StoreResult,
 } from './limiter.js';
+export { mergeLimits, type PartialLimitsConfig } from './merge-limits.js';

@@ -54,6 +54,7 @@ export {
 } from './primary-limit.js';
 export { type RateLimitBody, type RateLimitResourceStatus, rateLimitBody } from './rate-limit-body.js';
 export { type LimitedResponse, type RetryDelayOptions, retryDelay } from './retry-delay.js';
+export { type RuleUsage, ruleUsage } from './rule-usage.js';
 export { createSlidingLog, flattenLog, loadLog, type SlidingLog } from './sliding-log.js';
 export { stateExpiresAt } from './state-expiry.js';
 export { packState, STATE_WIDTH, type StateRow, unpackState } from './state-layout.js';

@@ -1,6 +1,34 @@
 /** The planner's advice in the HTML page: what to run, the rule that binds, when it is done, checked. */
 import { duration, escapeHtml, number } from './report-format.js';
-import type { AdviceInput } from './report-input.js';
+
+/** The fields of the planner's `PlannerAdvice` the HTML page shows. */
+export interface AdviceInput {
+  readonly caller: string;
+  readonly identity: string;
+  readonly sharedWith: readonly string[];
+  readonly work: number | null;
+  readonly rate: number;
+  readonly workers: number;
+  readonly unpaced: boolean;
+  readonly binding: { readonly text: string } | null;
+  readonly workDoneAt: number | null;
+  readonly fastestWorkDoneAt: number | null;
+  readonly refused: number;
+  readonly polite: {
+    readonly workDoneAt: number | null;
+    readonly refusals: number;
+    readonly sooner: boolean;
+  } | null;
+  readonly howMany: {
+    readonly unit: 'users' | 'installations';
+    readonly work: number;
+    readonly withinSeconds: number;
+    readonly count: number | null;
+    readonly workDoneAt: number | null;
+    readonly fewerWorkDoneAt: number | null;
+    readonly searchedUpTo: number;
+  } | null;
+}
 
 const plural = (n: number, word: string) => `${number(n)} ${word}${n === 1 ? '' : 's'}`;
 

@@ -3,9 +3,9 @@ import type { LimitRule } from '../limits/index.js';
 import { duration, escapeHtml, number } from './report-format.js';
 import { type TimeAxis, timeAxis } from './report-html-axis.js';
 import { type ChartMarker, COLOURS, chartSvg } from './report-html-chart.js';
-import type { CallerInput } from './report-input.js';
 import { gaugeLimit, gaugeName, perWindow, RULE_NAMES } from './report-rule-names.js';
 import type { Gauge } from './report-types.js';
+import type { CallerReport } from './simulation-report.js';
 
 /** A round y-axis top at or above `value`: 1, 2 or 5 times a power of ten (82 -> 100, 3 -> 5). */
 function roundTop(value: number): number {
@@ -18,13 +18,13 @@ function roundTop(value: number): number {
 const bucketName = (seconds: number) =>
   seconds === 60 ? 'minute' : seconds === 3600 ? 'hour' : duration(seconds);
 
-function workDone(caller: CallerInput): ChartMarker[] {
+function workDone(caller: CallerReport): ChartMarker[] {
   return caller.workDoneAt === null
     ? []
     : [{ kind: 'work-done', at: caller.workDoneAt, label: `work done ${duration(caller.workDoneAt)}` }];
 }
 
-function gaugeChart(caller: CallerInput, gauge: Gauge, axis: TimeAxis): string {
+function gaugeChart(caller: CallerReport, gauge: Gauge, axis: TimeAxis): string {
   const refusal = caller.rules[gauge.rule]?.firstRefusalAt ?? null;
   const markers: ChartMarker[] = [
     ...(refusal === null
@@ -57,7 +57,7 @@ function gaugeChart(caller: CallerInput, gauge: Gauge, axis: TimeAxis): string {
   })}</figure>`;
 }
 
-function trafficChart(caller: CallerInput, axis: TimeAxis): string {
+function trafficChart(caller: CallerReport, axis: TimeAxis): string {
   const markers: ChartMarker[] = [
     ...(caller.firstRefusalAt === null
       ? []
@@ -89,7 +89,7 @@ function trafficChart(caller: CallerInput, axis: TimeAxis): string {
   })}</figure>`;
 }
 
-function inFlightChart(caller: CallerInput, axis: TimeAxis): string {
+function inFlightChart(caller: CallerReport, axis: TimeAxis): string {
   let top = 1;
   for (const value of caller.series.inFlight) if (value > top) top = value;
   const title = 'requests in flight, most in each bucket';
@@ -104,7 +104,7 @@ function inFlightChart(caller: CallerInput, axis: TimeAxis): string {
   })}</figure>`;
 }
 
-function ruleTable(caller: CallerInput): string {
+function ruleTable(caller: CallerReport): string {
   const rules = new Set<LimitRule>([
     ...caller.series.gauges.map((gauge) => gauge.rule),
     ...(Object.keys(caller.rules) as LimitRule[]),
@@ -123,7 +123,7 @@ function ruleTable(caller: CallerInput): string {
   return `<table><thead><tr><th>rule</th><th>limit</th><th>refused</th><th>time limited</th><th>first refusal</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
-function grantLine(caller: CallerInput): string {
+function grantLine(caller: CallerReport): string {
   const held = [
     ...(caller.grant.scopes ?? []),
     ...Object.entries(caller.grant.permissions ?? {}).map(([slug, level]) => `${slug}=${level}`),
@@ -134,7 +134,7 @@ function grantLine(caller: CallerInput): string {
     : `token: ${escapeHtml(what)}`;
 }
 
-function figures(caller: CallerInput): string {
+function figures(caller: CallerReport): string {
   const refused = Object.values(caller.denied).reduce((sum, n) => sum + (n ?? 0), 0);
   const parts = [
     `sent ${number(caller.sent)}`,
@@ -168,7 +168,7 @@ function figures(caller: CallerInput): string {
  * import { callerSection } from './report-html-caller.js';
  * // callerSection(report.callers[0], report.seconds).startsWith('<section') -> true
  */
-export function callerSection(caller: CallerInput, seconds: number): string {
+export function callerSection(caller: CallerReport, seconds: number): string {
   const axis = timeAxis(seconds);
   const gauges = caller.series.gauges;
   const charts = [

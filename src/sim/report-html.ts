@@ -1,10 +1,10 @@
 /** The HTML report: one self-contained page (no network, no script, no font) with SVG charts over time. */
 
 import { duration, escapeHtml, number } from './report-format.js';
-import { adviceSection } from './report-html-advice.js';
+import { type AdviceInput, adviceSection } from './report-html-advice.js';
 import { callerSection } from './report-html-caller.js';
-import type { ReportInput } from './report-input.js';
 import { RULE_NAMES } from './report-rule-names.js';
+import type { SimulationReport } from './simulation-report.js';
 
 const STYLE = `body{font:14px system-ui,sans-serif;margin:2em auto;max-width:800px;padding:0 1em;color:#111}
 h2{margin-top:2em;border-top:1px solid #ddd;padding-top:1em}small{color:#555;font-weight:normal;font-size:70%}
@@ -12,7 +12,7 @@ figure{margin:1em 0}figcaption{font-weight:600;margin-bottom:2px}
 table{border-collapse:collapse;margin:.5em 0}th,td{padding:2px 10px;border-bottom:1px solid #eee;text-align:left}td.n{text-align:right}
 .advice{background:#f4f0ff;border-left:4px solid #7c3aed;padding:.2em 1em;margin-top:1em}.advice h2{border:0;margin:.5em 0;padding:0}.advice li{margin:.4em 0}`;
 
-function identitiesTable(report: ReportInput): string {
+function identitiesTable(report: SimulationReport): string {
   // One caller: its own section already says everything its identity did.
   if (report.callers.length < 2 || report.identities.length === 0) return '';
   const rows = report.identities.map((identity) => {
@@ -35,7 +35,10 @@ function identitiesTable(report: ReportInput): string {
  * import { htmlReport } from './report-html.js';
  * // htmlReport(report, 'nightly sync').startsWith('<!doctype html>') -> true
  */
-export function htmlReport(report: ReportInput, title: string): string {
+export function htmlReport(
+  report: SimulationReport & { readonly recommendations?: readonly AdviceInput[] },
+  title: string,
+): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(title)}</title>
 <style>${STYLE}</style>

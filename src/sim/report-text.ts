@@ -2,13 +2,13 @@
 import type { LimitRule } from '../limits/index.js';
 import type { Recommendation } from './recommend.js';
 import { duration, number } from './report-format.js';
-import type { CallerInput, ReportInput } from './report-input.js';
 import { RULE_NAMES } from './report-rule-names.js';
+import type { CallerReport, SimulationReport } from './simulation-report.js';
 
 const refusedIn = (denied: Readonly<Partial<Record<LimitRule, number>>>) =>
   Object.values(denied).reduce((sum, n) => sum + (n ?? 0), 0);
 
-function callerLine(caller: CallerInput): string {
+function callerLine(caller: CallerReport): string {
   const refused = refusedIn(caller.denied);
   const parts = [
     `sent ${number(caller.sent)}`,
@@ -40,7 +40,7 @@ function callerLine(caller: CallerInput): string {
 }
 
 /** A row per rule that refused the caller: refused, time limited, first refusal; none when never refused. */
-function ruleRows(caller: CallerInput): string[] {
+function ruleRows(caller: CallerReport): string[] {
   // In the order they first refused: the first row is the rule that binds first.
   const rules = (Object.keys(caller.rules) as LimitRule[])
     .filter((rule) => (caller.rules[rule]?.denied ?? 0) > 0)
@@ -68,7 +68,7 @@ function ruleRows(caller: CallerInput): string[] {
   );
 }
 
-function grantLine(caller: CallerInput): string[] {
+function grantLine(caller: CallerReport): string[] {
   if (caller.grant.source !== 'derived') return [];
   const held = [
     ...(caller.grant.scopes ?? []),
@@ -79,7 +79,7 @@ function grantLine(caller: CallerInput): string[] {
   ];
 }
 
-function identityLines(report: ReportInput): string[] {
+function identityLines(report: SimulationReport): string[] {
   // One caller: its own line already says everything its identity did.
   if (report.callers.length < 2 || report.identities.length === 0) return [];
   return [
@@ -101,7 +101,7 @@ function identityLines(report: ReportInput): string[] {
  * // textReport(report, []) -> 'simulated 3,600 s (seed 4), 2,400,000 requests\ngreedy  classic, greedy, user:greedy  sent 2,400,000, ...'
  */
 export function textReport(
-  report: ReportInput,
+  report: SimulationReport,
   recommendations: readonly (Recommendation | null | undefined)[],
 ): string {
   const lines = [

@@ -2,7 +2,7 @@
  * The shape of a simulation's report: what the engine fills, the planner reads and the text and
  * HTML reports draw. Times are virtual seconds from the run's start unless a name says otherwise.
  */
-import type { LimitRule } from '../limits/index.js';
+import type { LimitRule, LimitsResource } from '../limits/index.js';
 
 /** The unit a rule counts in. */
 export type GaugeUnit = 'requests' | 'points' | 'cpu-seconds' | 'in-flight';
@@ -16,6 +16,8 @@ export type GaugeUnit = 'requests' | 'points' | 'cpu-seconds' | 'in-flight';
  */
 export interface Gauge {
   readonly rule: LimitRule;
+  /** For a `primary` gauge: the resource whose window it reads (`core`, `search`, `graphql`, `lfs`). */
+  readonly resource?: LimitsResource;
   /** The rule's limit in its unit: 5,000 requests an hour, 900 points, 80 content requests, 90 CPU seconds, 100 in flight. */
   readonly limit: number;
   readonly unit: GaugeUnit;

@@ -1,4 +1,6 @@
 /** What a simulation runs: callers, their tokens, workers, pace, request mix, and how they behave when limited. */
+import type { Level } from '../core/token.js';
+import type { PartialLimitsConfig } from '../limiter/index.js';
 import type { LimitsCaller, WindowedRule, WindowMode } from '../limits/index.js';
 import type { Distribution } from './random.js';
 
@@ -12,10 +14,31 @@ export interface MixEntry {
   readonly weight: number;
 }
 
+/**
+ * A caller's token as a token file states it: its kind and identity facts, and what it holds
+ * (`scopes` for classic kinds, `permissions` and `repositories` for fine-grained kinds). A token
+ * stating only its kind holds what its mix needs (the least grant; the report says `derived`).
+ */
+export type CallerToken = LimitsCaller & {
+  readonly scopes?: readonly string[];
+  readonly permissions?: Readonly<Record<string, Level>>;
+  readonly repositories?: 'all' | readonly string[];
+};
+
+/** How a client retries a limited request (polite: the client rules' bounds; octokit: its handlers' retries). */
+export interface RetrySettings {
+  /** polite: failures before a request is given up (default 5); octokit: retries its handlers allow (default 1). */
+  readonly maxRetries?: number;
+  /** polite: the least wait of rule 4, seconds (default 60). */
+  readonly minWaitSeconds?: number;
+  /** polite: the growth of rule 4's wait per failure (default 2). */
+  readonly backoffFactor?: number;
+}
+
 export interface CallerSpec {
   readonly name: string;
-  /** Who calls: the token kind and the identity facts the limits read. */
-  readonly token: LimitsCaller;
+  /** Who calls: the token kind, the identity facts the limits read, and what the token holds. */
+  readonly token: CallerToken;
   /** Requests in flight at most (each worker waits for its answer). Default 1. */
   readonly workers?: number;
   /** Offered requests per second, all workers together; default: as fast as answers come back. */
@@ -33,6 +56,14 @@ export interface CallerSpec {
    * so the service answers 304 (refunded) to `unchanged` of its polls (a share, 0 to 1).
    */
   readonly poll?: { readonly unchanged: number };
+  // sim-engine: tokens, visibility, retries, the active span.
+  /** Visibility of the repositories and organizations the caller's requests name (default `private`). */
+  readonly visibility?: 'public' | 'private';
+  readonly retry?: RetrySettings;
+  /** Virtual seconds from the run's start before which the caller sends nothing. Default 0. */
+  readonly startSeconds?: number;
+  /** Virtual seconds from the run's start from which the caller sends nothing new. Default: never. */
+  readonly stopSeconds?: number;
 }
 
 export interface Scenario {
@@ -45,4 +76,7 @@ export interface Scenario {
   /** Window modes of the per-minute and per-hour rules, over the limits table's. */
   readonly windowModes?: Readonly<Partial<Record<WindowedRule, WindowMode>>>;
   readonly callers: readonly CallerSpec[];
+  // sim-engine: limits over the shipped table.
+  /** Limits over the shipped table (values the seed does not show), merged field by field. */
+  readonly limits?: PartialLimitsConfig;
 }

@@ -148,6 +148,7 @@ const PINNED_EXPORTS: Record<string, string[]> = {
     'rateLimitHeaders',
     'resourceWindowMs',
     'retryDelay',
+    'ruleUsage',
     'stateExpiresAt',
     'step',
     'stepInto',

@@ -43,7 +43,7 @@ export function chartsOf(tab: Page): Promise<ChartGeometry[]> {
         domain: svg.getAttribute('data-x-domain') ?? '',
         top: Number(svg.getAttribute('data-y-top')),
         unit: svg.querySelector('text.x-unit')?.textContent ?? '',
-        ticks: [...svg.querySelectorAll('text.x-tick')].map((text) => {
+        ticks: Array.from(svg.querySelectorAll('text.x-tick')).map((text) => {
           const rect = box(text);
           return { label: text.textContent ?? '', x: Math.round(rect.x + rect.width / 2) };
         }),
@@ -54,7 +54,7 @@ export function chartsOf(tab: Page): Promise<ChartGeometry[]> {
           limit === null || limitLine === null
             ? null
             : { value: Number(limit.getAttribute('data-limit')), y: limitLine.y + limitLine.height / 2 },
-        markers: [...svg.querySelectorAll('g.marker')].map((marker) => {
+        markers: Array.from(svg.querySelectorAll('g.marker')).map((marker) => {
           const line = box(marker.querySelector('line')!);
           return {
             kind: marker.getAttribute('data-marker') ?? '',

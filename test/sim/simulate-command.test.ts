@@ -23,7 +23,7 @@ describe('tollgate simulate', () => {
   it('tells the greedy client it sent requests while limited', async () => {
     const { stdout } = await run('simulate', 'examples/sim/greedy-banned.yaml');
     expect(stdout).toMatch(
-      /greedy {2}classic, greedy {2}sent [\d,]+, admitted 5,000, .*sent while limited \(the seed warns this can get an integration banned\)/,
+      /greedy {2}fine-grained, greedy {2}sent [\d,]+, admitted 5,000, .*sent while limited \(the seed warns this can get an integration banned\)/,
     );
   });
 
@@ -31,7 +31,7 @@ describe('tollgate simulate', () => {
     let stderr = '';
     const scenario = file(
       'long.yaml',
-      'seed: 5\nduration_seconds: 14400\ncallers:\n  - name: g\n    token: { kind: classic, user: g }\n    workers: 20\n    behaviour: greedy\n    mix: [{ endpoint: "GET /repos/{owner}/{repo}/issues/events" }]\n    latency_ms: 30\n',
+      'seed: 5\nduration_seconds: 3600\ncallers:\n  - name: g\n    token: { kind: classic, user: g }\n    workers: 20\n    behaviour: greedy\n    mix: [{ endpoint: "GET /repos/{owner}/{repo}/issues/events" }]\n    latency_ms: 30\n',
     );
     await runCli(['simulate', scenario], { stdout: () => {}, stderr: (t) => (stderr += t), isTty: true });
     expect(stderr).toMatch(/\rsimulating \[#*\s*\] \d+%/);

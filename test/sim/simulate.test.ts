@@ -96,7 +96,7 @@ describe('the simulator', () => {
     ).callers;
     expect(caller!.sent).toBe(60);
     // Every poll unchanged: every one refunded, the primary window untouched at its end.
-    expect(caller!.perMinute.remaining.at(-1)).toBe(4_999);
+    expect(caller!.series.gauges.find((g) => g.rule === 'primary')!.remaining.at(-1)).toBe(4_999);
   });
 
   it('counts time limited only within the run, and requests sent while limited only once the caller was told', () => {
@@ -153,7 +153,7 @@ describe('the simulator', () => {
         { durationSeconds: 120 },
       ),
     ).callers;
-    expect(octokit!.perMinute.admitted[0]).toBeLessThanOrEqual(60);
+    expect(octokit!.series.admitted[0]).toBeLessThanOrEqual(60);
     expect(octokit!.denied.content_per_minute ?? 0).toBe(0);
   });
 
@@ -179,11 +179,11 @@ describe('the simulator', () => {
     // The default became the sliding log in 0.2: the token bucket is asked for by name.
     const bucket = run({ rest_points: 'bucket' });
     // 900 points full: 180 writes at once, then one write per 5 points of refill (900 per 60 s).
-    expect(bucket.perMinute.admitted[0]).toBeGreaterThanOrEqual(180 + 165);
+    expect(bucket.series.admitted[0]).toBeGreaterThanOrEqual(180 + 165);
     expect(bucket.admitted).toBeLessThanOrEqual(180 + (120 * 900) / 60 / 5 + 1);
     const strict = run();
     // Sliding (the default): never more than 900 points, 180 writes, in any 60 seconds.
-    expect(strict.perMinute.admitted[0]).toBeLessThanOrEqual(180);
-    expect(strict.perMinute.admitted[1]).toBeLessThanOrEqual(180);
+    expect(strict.series.admitted[0]).toBeLessThanOrEqual(180);
+    expect(strict.series.admitted[1]).toBeLessThanOrEqual(180);
   });
 });

@@ -1,0 +1,107 @@
+/** What the engine keeps per caller and per worker while a run goes. */
+import type { LimitRule, LimitsIdentity } from '../limits/index.js';
+import type { Random } from './random.js';
+import type { CallerSpec } from './scenario.js';
+import type { SeriesRecorder } from './series-recorder.js';
+import type { SimRequest } from './sim-request.js';
+import type { CallerGrant } from './simulation-report.js';
+
+/** One worker: a loop that sends a request, waits for its answer, and sends the next. */
+export interface Worker {
+  readonly caller: number;
+  /** The request being tried (retries keep it), or null between requests. */
+  request: SimRequest | null;
+  /** Failures of the current request so far. */
+  attempt: number;
+  /** When this worker last started a request, for pacing. */
+  lastStart: number;
+  /** The current attempt has taken its turn in the client's spacing (octokit). */
+  spaced: boolean;
+}
+
+/** Per rule that refused: refusals, time limited (ms, as a union of waits) and the first refusal. */
+export interface RuleTally {
+  denied: number;
+  limitedMs: number;
+  limitedUntil: number;
+  firstRefusalAt: number | null;
+}
+
+/** A caller's running state. Times are epoch ms of the virtual clock. */
+export interface CallerRun {
+  readonly spec: CallerSpec;
+  readonly identity: LimitsIdentity;
+  readonly requests: readonly SimRequest[];
+  readonly cumulative: readonly number[];
+  /** ms between two starts of one worker at the offered rate (0: as fast as answers come). */
+  readonly intervalMs: number;
+  readonly random: Random;
+  readonly series: SeriesRecorder;
+  readonly grant: CallerGrant;
+  sent: number;
+  admitted: number;
+  completed: number;
+  abandoned: number;
+  policyDenied: number;
+  /** Requests picked and not yet completed or given up: with `completed`, never beyond `work`. */
+  outstanding: number;
+  sentWhileLimited: number;
+  /** The union of every refusal's wait: how long the caller was limited in all. */
+  limitedUntil: number;
+  limitedMs: number;
+  /** Until when the answers the caller has had say it is limited. */
+  toldUntil: number;
+  /** Until when a client that heeds answers holds every worker back (polite, octokit). */
+  heldUntil: number;
+  /** Octokit's spacing: the next time a write, a notification write or a search may start. */
+  readonly nextAt: { write: number; notification: number; search: number };
+  inFlight: number;
+  /** Requests sent and not yet answered (admitted or refused): octokit's cap counts them. */
+  pending: number;
+  /** Workers waiting for a request of the caller to complete (octokit's cap). */
+  readonly waiting: Worker[];
+  workDoneAt: number | null;
+  /** Virtual time of the next gauge sample: gauges read the store a bounded number of times per bucket. */
+  nextSampleAt: number;
+  readonly rules: Partial<Record<LimitRule, RuleTally>>;
+}
+
+/**
+ * The caller's next request, drawn from its mix by weight.
+ * @example
+ * // pickRequest(run) -> one of run.requests, each with its mix weight's share
+ */
+export function pickRequest(run: CallerRun): SimRequest {
+  const draw = run.random();
+  for (let i = 0; i < run.cumulative.length; i++) if (draw < run.cumulative[i]!) return run.requests[i]!;
+  return run.requests[run.requests.length - 1]!;
+}
+
+/**
+ * True when the caller must not start another request: its work is done or taken by requests
+ * under way (so `admitted` never exceeds `work`).
+ * @example
+ * // workTaken(run) -> true once completed + outstanding reaches spec.work
+ */
+export function workTaken(run: CallerRun): boolean {
+  return run.spec.work !== undefined && run.completed + run.policyDenied + run.outstanding >= run.spec.work;
+}
+
+/**
+ * Adds the wait `[from, until)` to a running union (`limitedUntil`, `limitedMs`).
+ * @example
+ * import { addWait } from './caller-run.js';
+ * const tally = { limitedUntil: 0, limitedMs: 0 };
+ * addWait(tally, 0, 1000);
+ * addWait(tally, 500, 1500);
+ * tally.limitedMs; // 1500
+ */
+export function addWait(
+  tally: { limitedUntil: number; limitedMs: number },
+  from: number,
+  until: number,
+): void {
+  if (until <= tally.limitedUntil) return;
+  tally.limitedMs += until - Math.max(from, tally.limitedUntil);
+  tally.limitedUntil = until;
+}

@@ -1,0 +1,246 @@
+/** The discrete-event loop: workers send, the limiter answers, behaviours decide what comes next. */
+// Hot path of the simulator: `npm run bench` (bench/sim.mjs) guards its speed.
+
+import type { Limiter } from '../limiter/index.js';
+import type { SyncLimitsStore } from '../limits/index.js';
+import { limitedResponse, type Ticket, type Verdict } from '../limits/index.js';
+import type { BehaviourRules } from './behaviour.js';
+import { addWait, type CallerRun, pickRequest, type Worker, workTaken } from './caller-run.js';
+import { createEventQueue } from './event-queue.js';
+import { sample } from './random.js';
+import { recordRefusal, sampleGauges } from './series-gauges.js';
+import { addAt, bucketOf, peakAt } from './series-recorder.js';
+
+/** What a behaviour that reads no answer is handed. */
+const NOT_READ = { status: 0, headers: {} };
+
+type Event =
+  | { readonly type: 'send'; readonly worker: Worker }
+  | { readonly type: 'answer'; readonly worker: Worker; readonly verdict: Verdict; readonly sentAt: number }
+  | {
+      readonly type: 'complete';
+      readonly worker: Worker;
+      readonly ticket: Ticket;
+      readonly cpuMs: number;
+      readonly status: number;
+    };
+
+/** What the loop needs: the callers, their behaviours, the limiter on the virtual clock, the span. */
+export interface EngineSetup {
+  readonly runs: readonly CallerRun[];
+  readonly behaviours: readonly BehaviourRules[];
+  readonly limiter: Limiter<SyncLimitsStore>;
+  readonly clock: { now: number };
+  readonly start: number;
+  readonly end: number;
+  /** ms a poller waits between requests (`X-Poll-Interval` at no load). */
+  readonly pollMs: number;
+  readonly onProgress?: (done: number) => void;
+}
+
+/** What the loop leaves: requests sent, and the virtual time the last event happened. */
+export interface EngineResult {
+  readonly requests: number;
+  readonly lastAt: number;
+}
+
+/**
+ * Runs every caller from `start` until `end` or until no caller has anything left to do.
+ * @example
+ * // runEngine(setup) -> { requests: 72000, lastAt: 1767229200000 }
+ */
+export function runEngine(setup: EngineSetup): EngineResult {
+  const { runs, behaviours, limiter, clock, start, end, pollMs } = setup;
+  const queue = createEventQueue<Event>();
+  let requests = 0;
+
+  runs.forEach((run, caller) => {
+    const from = Math.max(start, start + (run.spec.startSeconds ?? 0) * 1000);
+    for (let w = 0; w < (run.spec.workers ?? 1); w++)
+      queue.push(from, {
+        type: 'send',
+        worker: { caller, request: null, attempt: 0, lastStart: from - run.intervalMs, spaced: false },
+      });
+  });
+  const stopOf = runs.map((run) =>
+    Math.min(
+      end,
+      run.spec.stopSeconds === undefined ? Number.POSITIVE_INFINITY : start + run.spec.stopSeconds * 1000,
+    ),
+  );
+
+  const nextStart = (run: CallerRun, worker: Worker, at: number): number => {
+    const interval = run.spec.poll === undefined ? run.intervalMs : Math.max(run.intervalMs, pollMs);
+    return Math.max(at, worker.lastStart + interval);
+  };
+  // A worker done with a request (served, refused by the policy, or given up) takes the next.
+  const moveOn = (run: CallerRun, worker: Worker, at: number) => {
+    run.outstanding--;
+    worker.request = null;
+    worker.attempt = 0;
+    worker.spaced = false;
+    if (!behaviours[worker.caller]!.scheduled)
+      queue.push(nextStart(run, worker, at), { type: 'send', worker });
+  };
+  const freeSlot = (run: CallerRun) => {
+    run.pending--;
+    const waiter = run.waiting.shift();
+    if (waiter !== undefined) queue.push(clock.now, { type: 'send', worker: waiter });
+  };
+
+  function send(worker: Worker): void {
+    const run = runs[worker.caller]!;
+    const behaviour = behaviours[worker.caller]!;
+    const now = clock.now;
+    if (now >= stopOf[worker.caller]!) return;
+    if (worker.request === null) {
+      if (workTaken(run)) return;
+      // A fixed-rate client sends on its schedule, whatever the answers: its next request is due then.
+      if (behaviour.scheduled)
+        queue.push(Math.max(now + 1, now + run.intervalMs), {
+          type: 'send',
+          worker: { caller: worker.caller, request: null, attempt: 0, lastStart: now, spaced: false },
+        });
+      worker.request = pickRequest(run);
+      run.outstanding++;
+    }
+    // A client that heeds answers shares the longest wait it has been told with every worker.
+    if (behaviour.sharesHold && now < run.heldUntil) {
+      queue.push(run.heldUntil, { type: 'send', worker });
+      return;
+    }
+    const readyAt = behaviour.readyAt(run, worker, now);
+    if (readyAt > now) {
+      if (readyAt === Number.POSITIVE_INFINITY) run.waiting.push(worker);
+      else queue.push(readyAt, { type: 'send', worker });
+      return;
+    }
+    const request = worker.request;
+    if (worker.attempt === 0) worker.lastStart = now;
+    run.sent++;
+    run.pending++;
+    requests++;
+    if (now < run.toldUntil) run.sentWhileLimited++;
+    const verdict = limiter.admit(request.admit);
+    const series = run.series;
+    const bucket = bucketOf(series, now);
+    const latency = Math.max(1, sample(run.spec.latencyMs ?? 50, run.random));
+    if (now >= run.nextSampleAt) sampleGauges(run, limiter, now, bucket);
+    if (verdict.ticket !== null) {
+      const decision = request.decision;
+      // The gate charges a request its policy refuses (countDenied) and answers it at once.
+      if (decision !== null && !decision.allowed) {
+        run.policyDenied++;
+        addAt(series.denied, bucket, 1);
+        queue.push(now + latency, {
+          type: 'complete',
+          worker,
+          ticket: verdict.ticket,
+          cpuMs: 0,
+          status: decision.status,
+        });
+        return;
+      }
+      run.admitted++;
+      run.inFlight++;
+      addAt(series.admitted, bucket, 1);
+      peakAt(series.inFlight, bucket, run.inFlight);
+      const cpuMs = sample(run.spec.cpuMs ?? 5, run.random);
+      // A poll answered 304 (nothing changed since If-Modified-Since) is refunded by the service.
+      const unchanged = run.spec.poll !== undefined && run.random() < run.spec.poll.unchanged;
+      queue.push(now + latency, {
+        type: 'complete',
+        worker,
+        ticket: verdict.ticket,
+        cpuMs,
+        status: unchanged ? 304 : 200,
+      });
+      return;
+    }
+    addAt(series.denied, bucket, 1);
+    const rule = verdict.rule ?? 'primary';
+    // Every refusal limits the caller for a while: never "limited for 0 s" beside a refusal.
+    const freedAt = Math.max(now + 1, Math.min(verdict.retryAt ?? verdict.reset * 1000, end));
+    let tally = run.rules[rule];
+    if (tally === undefined) {
+      tally = { denied: 0, limitedMs: 0, limitedUntil: start, firstRefusalAt: null };
+      run.rules[rule] = tally;
+    }
+    tally.denied++;
+    if (tally.firstRefusalAt === null) tally.firstRefusalAt = now;
+    addWait(tally, now, freedAt);
+    addWait(run, now, freedAt);
+    recordRefusal(run, rule, verdict, now, freedAt);
+    queue.push(now + latency, { type: 'answer', worker, verdict, sentAt: now });
+  }
+
+  // A limited answer reaches the client: only now does it know, and decide.
+  function answer(event: Extract<Event, { type: 'answer' }>): void {
+    const { worker, verdict } = event;
+    const run = runs[worker.caller]!;
+    const behaviour = behaviours[worker.caller]!;
+    const now = clock.now;
+    freeSlot(run);
+    const freedAt = verdict.retryAt ?? verdict.reset * 1000;
+    if (freedAt > run.toldUntil) run.toldUntil = freedAt;
+    if (behaviour.scheduled) {
+      run.outstanding--;
+      return;
+    }
+    worker.attempt++;
+    const limited = behaviour.readsAnswer ? limitedResponse(verdict)! : null;
+    const wait = behaviour.retryWait(
+      run,
+      worker,
+      limited === null ? NOT_READ : { status: limited.status, headers: limited.headers, body: verdict.body },
+      now,
+    );
+    if (wait === null) {
+      run.abandoned++;
+      moveOn(run, worker, now);
+      return;
+    }
+    if (behaviour.sharesHold && now + wait > run.heldUntil) run.heldUntil = now + wait;
+    if (wait === 0) send(worker);
+    else queue.push(now + wait, { type: 'send', worker });
+  }
+
+  function complete(event: Extract<Event, { type: 'complete' }>): void {
+    const run = runs[event.worker.caller]!;
+    limiter.complete(event.ticket, { status: event.status, cpuMs: event.cpuMs });
+    freeSlot(run);
+    if (event.status < 400) {
+      run.inFlight--;
+      run.completed++;
+    }
+    if (
+      run.spec.work !== undefined &&
+      run.workDoneAt === null &&
+      run.completed + run.policyDenied >= run.spec.work
+    )
+      run.workDoneAt = clock.now;
+    if (behaviours[event.worker.caller]!.scheduled) {
+      run.outstanding--;
+      return;
+    }
+    moveOn(run, event.worker, clock.now);
+  }
+
+  const totalWork = runs.reduce((sum, run) => sum + (run.spec.work ?? 0), 0);
+  let events = 0;
+  for (let event = queue.pop(); event !== undefined; event = queue.pop()) {
+    if (event.at >= end && event.item.type === 'send') continue;
+    clock.now = event.at;
+    if (setup.onProgress !== undefined && ++events % 65_536 === 0) {
+      const completed = runs.reduce((sum, run) => sum + run.completed, 0);
+      setup.onProgress(
+        Number.isFinite(end) ? (event.at - start) / (end - start) : completed / Math.max(1, totalWork),
+      );
+    }
+    const item = event.item;
+    if (item.type === 'send') send(item.worker);
+    else if (item.type === 'answer') answer(item);
+    else complete(item);
+  }
+  return { requests, lastAt: clock.now };
+}
