@@ -143,7 +143,9 @@ function figures(caller: CallerReport): string {
       ? `completed ${number(caller.completed)}`
       : `completed ${number(caller.completed)} of ${number(caller.work)}`,
     refused === 0
-      ? 'never refused'
+      ? (caller.policyDenied ?? 0) > 0
+        ? 'no limit refused it'
+        : 'never refused'
       : `refused ${number(refused)}, limited for ${duration(caller.limitedSeconds)}`,
   ];
   if (caller.sentWhileLimited > 0)

@@ -95,7 +95,7 @@ function markerSvg(marker: ChartMarker, index: number, x: (s: number) => number)
   const labelY = TOP + 11 + index * 12;
   return `<g class="marker" data-marker="${marker.kind}"${marker.rule === undefined ? '' : ` data-rule="${marker.rule}"`} data-at="${marker.at}">
 <line x1="${fixed(at)}" y1="${TOP}" x2="${fixed(at)}" y2="${TOP + PLOT_HEIGHT}" stroke="${colour}" stroke-width="1.5" stroke-dasharray="2 3"/>
-<text x="${fixed(right ? at + 4 : at - 4)}" y="${labelY}" font-size="11" fill="${colour}" text-anchor="${right ? 'start' : 'end'}">${escapeHtml(marker.label)}</text></g>`;
+<text x="${fixed(right ? at + 4 : at - 4)}" y="${labelY}" font-size="11" fill="${colour}" stroke="#fff" stroke-width="3" paint-order="stroke" text-anchor="${right ? 'start' : 'end'}">${escapeHtml(marker.label)}</text></g>`;
 }
 
 /**

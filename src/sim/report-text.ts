@@ -16,7 +16,11 @@ function callerLine(caller: CallerReport): string {
     caller.work === null
       ? `completed ${number(caller.completed)}`
       : `completed ${number(caller.completed)} of ${number(caller.work)}`,
-    refused === 0 ? 'never refused' : `refused ${number(refused)}`,
+    refused > 0
+      ? `refused ${number(refused)}`
+      : (caller.policyDenied ?? 0) > 0
+        ? 'no limit refused it'
+        : 'never refused',
   ];
   const notes = [
     ...(caller.sentWhileLimited > 0

@@ -56,12 +56,12 @@ describe('the text report', () => {
 duration_seconds: 600
 callers:
   - name: reader
-    token: { kind: classic, user: octocat }
+    token: { kind: fine-grained, user: octocat }
     rate: 1
     behaviour: polite
     mix: [{ endpoint: "GET /repos/{owner}/{repo}/issues/events" }]
   - name: writer
-    token: { kind: classic, user: octocat }
+    token: { kind: fine-grained, user: octocat }
     rate: 2
     behaviour: polite
     mix: [{ endpoint: "POST /repos/{owner}/{repo}/issues" }]
