@@ -6,6 +6,8 @@ export interface CliIo {
   readonly stderr: (text: string) => void;
   /** True when stdout is a terminal (progress bars, colours). */
   readonly isTty: boolean;
+  /** True when stderr is a terminal (progress); read as `isTty` when not given. */
+  readonly stderrIsTty?: boolean;
 }
 
 /** A CLI command: parses its own arguments and returns the process exit code. */

@@ -78,8 +78,17 @@ export const limitsCommand: Command = (args, io) => {
       `limits: \`--repositories\` and \`--users\` apply to \`app-installation\` only, not \`${kind}\``,
     );
   }
-  if (enterpriseCloud && kind === 'anonymous')
-    throw new UsageError('limits: `--enterprise-cloud` does not apply to `anonymous` callers');
+  // A flag that changes nothing for this kind is refused, never silently ignored: the seed gives
+  // personal access tokens (classic, fine-grained) and anonymous callers no enterprise-cloud number.
+  if (enterpriseCloud) {
+    const applies = (k: TokenKind) =>
+      limitsReport(k, { enterpriseCloud: true })[0]?.limit !==
+      limitsReport(k, { enterpriseCloud: false })[0]?.limit;
+    if (!applies(kind))
+      throw new UsageError(
+        `limits: \`--enterprise-cloud\` does not apply to \`${kind}\` (the seed gives it no enterprise-cloud limit); it applies to ${TOKEN_KINDS.filter(applies).join(', ')}`,
+      );
+  }
 
   const facts = { enterpriseCloud, repositoriesCount, usersCount };
   const all = limitsReport(kind, facts);

@@ -22,5 +22,6 @@ export function processIo(): CliIo {
     stdout: sink(process.stdout),
     stderr: sink(process.stderr),
     isTty: process.stdout.isTTY === true,
+    stderrIsTty: process.stderr.isTTY === true,
   };
 }

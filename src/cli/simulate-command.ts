@@ -2,7 +2,14 @@
 import { writeFileSync } from 'node:fs';
 import { shippedTables } from '../policy/index.js';
 import {
+  adviceText,
+  DURATION_FORMS,
+  durationSeconds,
+  expandScenario,
   htmlReport,
+  type PlannerAdvice,
+  poolSummaries,
+  poolText,
   readScenario,
   recommend,
   type SimulationReport,
@@ -12,6 +19,7 @@ import {
 import { readTextFile } from '../tables/index.js';
 import { parseCommandArgs } from './args.js';
 import { type Command, EXIT, UsageError } from './io.js';
+import { progress } from './simulate-progress.js';
 
 const HELP = `usage: tollgate simulate SCENARIO [options]
 
@@ -22,8 +30,14 @@ the work was done. Deterministic: the same scenario and seed give the same repor
 
   --json                the report as JSON
   --html FILE           also write a self-contained HTML page with charts over time
-  --recommend           for each caller with work, the largest steady rate (and workers) that
-                        meets no limit (runs the scenario again, 17 times per caller)
+  --recommend           for every caller, the pace that finishes its work soonest without a
+                        single refusal (a caller without work: a pace it can sustain), callers
+                        of one identity planned together, the rule that binds, checked by a run;
+                        says when a polite client at full speed is sooner
+  --within T            with --recommend: how many users or installations finish each caller's
+                        work within T (seconds, or 90s, 10m, 1h30m, 2d), checked by runs
+  --progress            show progress and the time left on stderr even when it is not a
+                        terminal (on a terminal it shows for runs over a second)
   --help, -h            this text
 
 example:
@@ -31,31 +45,13 @@ example:
 
 exit: 0 done, 2 bad input`;
 
-/** A bar on stderr for runs that take over a second, on a terminal only. */
-function progressBar(io: Parameters<Command>[1]): { update(done: number): void; clear(): void } {
-  const started = Date.now();
-  let shown = false;
-  return {
-    update(done) {
-      if (!io.isTty || Date.now() - started < 1000) return;
-      shown = true;
-      const width = 30;
-      const filled = Math.round(Math.min(1, done) * width);
-      io.stderr(
-        `\rsimulating [${'#'.repeat(filled)}${' '.repeat(width - filled)}] ${Math.round(done * 100)}%`,
-      );
-    },
-    clear() {
-      if (shown) io.stderr(`\r${' '.repeat(50)}\r`);
-    },
-  };
-}
-
 export const simulateCommand: Command = (args, io) => {
   const { values, positionals } = parseCommandArgs('simulate', args, {
     json: { type: 'boolean' },
     html: { type: 'string' },
     recommend: { type: 'boolean' },
+    within: { type: 'string' },
+    progress: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -67,24 +63,53 @@ export const simulateCommand: Command = (args, io) => {
   const file = positionals[0]!;
   const tables = shippedTables();
   const scenario = readScenario(readTextFile(file), file, tables);
-  const bar = progressBar(io);
+  // sim-planner: --within needs --recommend; durations as the scenario writes them.
+  let withinSeconds: number | undefined;
+  if (values.within !== undefined) {
+    if (!values.recommend) throw new UsageError('simulate: `--within` goes with `--recommend`');
+    const seconds = durationSeconds(values.within);
+    if (seconds === null || seconds <= 0)
+      throw new UsageError(
+        `simulate: \`--within\` is \`${values.within}\`: expected ${DURATION_FORMS}, above 0`,
+      );
+    withinSeconds = seconds;
+  }
+  const forced = values.progress === true;
+  const expanded = expandScenario(scenario);
+  const bar = progress(io, 'simulating', forced);
   let report: SimulationReport;
   try {
-    report = simulate(scenario, tables, undefined, { onProgress: (done) => bar.update(done) });
+    bar.update(0);
+    report = simulate(expanded.scenario, tables, undefined, { onProgress: (done) => bar.update(done) });
+    bar.update(1);
   } finally {
     bar.clear();
   }
-  const recommendations = values.recommend
-    ? scenario.callers.map((caller, i) =>
-        caller.work === undefined ? undefined : recommend(scenario, i, tables),
-      )
-    : [];
+  let recommendations: PlannerAdvice[] | undefined;
+  if (values.recommend) {
+    const planning = progress(io, 'recommending', forced);
+    try {
+      planning.update(0);
+      recommendations = recommend(scenario, tables, {
+        ...(withinSeconds === undefined ? {} : { withinSeconds }),
+        onProgress: (done) => planning.update(done),
+      });
+    } finally {
+      planning.clear();
+    }
+  }
+  const pools = poolSummaries(expanded.pools, report);
+  // The page shows the advice too (SimulationReport.recommendations).
+  const advised = recommendations === undefined ? report : Object.assign({}, report, { recommendations });
   if (typeof values.html === 'string')
-    writeFileSync(values.html, htmlReport(report, `tollgate simulate ${file}`));
+    writeFileSync(values.html, htmlReport(advised, `tollgate simulate ${file}`));
   if (values.json)
     io.stdout(
-      `${JSON.stringify({ ...report, recommendations: recommendations.map((r) => r ?? null) }, null, 2)}\n`,
+      `${JSON.stringify({ ...report, ...(pools.length > 0 ? { pools } : {}), ...(recommendations === undefined ? {} : { recommendations }) }, null, 2)}\n`,
     );
-  else io.stdout(textReport(report, recommendations));
+  else {
+    const lines = [...poolText(pools), ...adviceText(recommendations ?? [])];
+    io.stdout(`${textReport(report, [])}${lines.map((line) => `${line}\n`).join('')}`);
+  }
   return EXIT.ok;
 };

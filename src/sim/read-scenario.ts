@@ -2,6 +2,8 @@
 import { TollgateError } from '../index.js';
 import type { PolicyTables } from '../policy/index.js';
 import { closest, formatIssue, parseSourceDocument, validateDocument } from '../tables/index.js';
+// sim-planner: the planner's fields (schedule, pool) and token fact checks.
+import { plannerFieldIssues, plannerFields, type RawPool, type RawSchedule } from './plan-read-fields.js';
 import type { Distribution } from './random.js';
 import type { Behaviour, CallerSpec, Scenario } from './scenario.js';
 
@@ -28,6 +30,9 @@ interface RawCaller {
   readonly cpu_ms?: Distribution;
   readonly behaviour: Behaviour;
   readonly poll?: { readonly unchanged_share: number };
+  // sim-planner
+  readonly schedule?: RawSchedule;
+  readonly pool?: RawPool;
 }
 
 interface RawScenario {
@@ -74,13 +79,25 @@ export function readScenario(text: string, file: string, tables: PolicyTables): 
           path: ['callers', c, 'mix'],
           source: document.locate(['callers', c, 'mix']),
         });
-      if (caller.work === undefined && raw.duration_seconds === undefined)
+      const scheduled =
+        caller.schedule !== undefined &&
+        (caller.schedule.burst ?? caller.schedule.for ?? caller.schedule.every) !== undefined;
+      if (caller.work === undefined && raw.duration_seconds === undefined && !scheduled)
         issues.push({
           code: 'endless',
           message: `caller \`${caller.name}\` has no \`work\` and the scenario no \`duration_seconds\`: it would never end`,
           path: ['callers', c],
           source: document.locate(['callers', c]),
         });
+      // sim-planner: schedule, pool, and token facts that do not apply to the kind.
+      const { kind, enterprise_cloud, repositories_count, users_count } = caller.token;
+      const facts = {
+        kind,
+        ...(enterprise_cloud === undefined ? {} : { enterpriseCloud: enterprise_cloud }),
+        ...(repositories_count === undefined ? {} : { repositoriesCount: repositories_count }),
+        ...(users_count === undefined ? {} : { usersCount: users_count }),
+      };
+      issues.push(...plannerFieldIssues(caller, facts, c, raw.duration_seconds, document.locate));
     });
   }
   if (issues.length > 0) {
@@ -121,6 +138,8 @@ export function readScenario(text: string, file: string, tables: PolicyTables): 
         ...(caller.cpu_ms === undefined ? {} : { cpuMs: caller.cpu_ms }),
         behaviour: caller.behaviour,
         ...(caller.poll === undefined ? {} : { poll: { unchanged: caller.poll.unchanged_share } }),
+        // sim-planner
+        ...plannerFields(caller),
       };
     }),
   };

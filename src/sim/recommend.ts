@@ -1,65 +1,99 @@
-/** The pace a caller can keep without a single limited request: found by running the scenario again. */
+/**
+ * `--recommend`: for every caller, the pace that finishes its work soonest without a single
+ * refusal (or, without work, the pace it can sustain), planned with the other callers of its
+ * identity, checked by a run, compared with a polite client at full speed; and, when asked, how
+ * many users or installations finish the work in time.
+ */
+import { defaultLimits, type LimitsConfig } from '../limits/index.js';
 import type { PolicyTables } from '../policy/index.js';
-import type { Distribution } from './random.js';
+import { expandScenario } from './expand-scenario.js';
+import { adviceFor } from './plan-advice.js';
+import { howMany } from './plan-how-many.js';
+import { planScenario, type RunScenario } from './plan-scenario.js';
+import type { PlannerAdvice } from './planner-types.js';
 import type { Scenario } from './scenario.js';
 import { simulate } from './simulate.js';
 
-export interface Recommendation {
-  /** The largest steady rate, requests per second, that met no limit (to 3 significant digits). */
-  readonly rate: number;
-  /** Workers enough to keep that rate with the caller's latency. */
-  readonly workers: number;
-  /** Virtual seconds the work then takes, or null without `work`. */
-  readonly workDoneAt: number | null;
-}
+/**
+ * The 0.1 shape of a recommendation, kept for `textReport`'s second argument: every
+ * `PlannerAdvice` is one.
+ * @example
+ * import type { Recommendation } from './recommend.js';
+ * const old: Recommendation = { rate: 1.32, workers: 1, workDoneAt: 151 };
+ */
+export type Recommendation = Pick<PlannerAdvice, 'rate' | 'workers' | 'workDoneAt'>;
 
-/** Down to 3 significant digits: rounding up could cross into a rate that is limited. */
-function significant(value: number): number {
-  const scale = 10 ** (2 - Math.floor(Math.log10(value)));
-  return Math.floor(value * scale) / scale;
-}
+/** Runs a how-many answer takes, about: two plans of two runs, and a step or two. */
+const PER_ANSWER = 6;
 
-function meanMs(distribution: Distribution): number {
-  if (typeof distribution === 'number') return distribution;
-  if ('uniform' in distribution) return (distribution.uniform[0] + distribution.uniform[1]) / 2;
-  return distribution.exponential;
+/** What `recommend` may be told. */
+export interface RecommendOptions {
+  readonly limits?: LimitsConfig;
+  /** Also answer "how many users or installations finish each caller's work within this many seconds". */
+  readonly withinSeconds?: number;
+  /** Called now and then with the share of the planning done (0 to 1), for a progress bar. */
+  readonly onProgress?: (done: number) => void;
 }
 
 /**
- * For caller `index`: the largest steady rate (bisection over 16 runs of the whole scenario, the
- * caller made polite and paced) at which it meets no limit at all, and the workers that rate needs
- * (rate × its mean latency, plus one). Null when even one request per hour is limited.
+ * Advice for every caller of `scenario` (pools and schedules expanded: one per caller the report
+ * lists), in the report's order. Callers that share an identity are planned together. The plan is
+ * checked by a run and slowed until that run refuses nothing (`refused` says otherwise when even
+ * the slowest try was refused).
  * @example
- * import { recommend } from './recommend.js';
  * import { shippedTables } from 'tollgate';
- * const scenario = { seed: 1, durationSeconds: 600, callers: [{ name: 'a', token: { kind: 'anonymous' as const, ip: '198.51.100.7' }, behaviour: 'greedy' as const, mix: [{ endpoint: 'GET /repos/{owner}/{repo}/issues/events', weight: 1 }] }] };
- * recommend(scenario, 0, shippedTables())?.rate; // about 0.1 (60 in the 600 s)
+ * import { recommend } from './recommend.js';
+ * const scenario = { seed: 1, callers: [{ name: 'importer', token: { kind: 'fine-grained' as const, user: 'i' }, work: 200, behaviour: 'polite' as const, mix: [{ endpoint: 'POST /repos/{owner}/{repo}/issues', weight: 1 }], latencyMs: 200 }] };
+ * const [advice] = recommend(scenario, shippedTables());
+ * advice?.binding?.rule; // 'content_per_minute'
  */
-export function recommend(scenario: Scenario, index: number, tables: PolicyTables): Recommendation | null {
-  const caller = scenario.callers[index]!;
-  const latency = meanMs(caller.latencyMs ?? 50);
-  const at = (rate: number) => {
-    // Enough workers to keep the rate even with latencies twice the mean.
-    const workers = Math.max(1, Math.ceil((2 * rate * latency) / 1000) + 1);
-    const callers = scenario.callers.map((each, i) =>
-      i === index ? { ...each, rate, workers, behaviour: 'polite' as const } : each,
-    );
-    const run = simulate({ ...scenario, callers }, tables);
-    const report = run.callers[index]!;
-    const limited = Object.values(report.denied).reduce((sum, n) => sum + (n ?? 0), 0);
-    // The rate must be reached too, not only meet no limit.
-    const seconds = report.workDoneAt ?? run.seconds;
-    const reached = seconds > 0 && report.sent / seconds >= 0.9 * rate;
-    return { clean: limited === 0 && reached, workers, workDoneAt: report.workDoneAt };
+export function recommend(
+  scenario: Scenario,
+  tables: PolicyTables,
+  options: RecommendOptions = {},
+): PlannerAdvice[] {
+  const config = options.limits ?? defaultLimits();
+  const run: RunScenario = (one, onProgress) => {
+    // Short runs never call back from inside: their start and end are progress too.
+    onProgress(0);
+    const report = simulate(one, tables, config, { onProgress });
+    onProgress(1);
+    return report;
   };
-  let low = 1 / 3600;
-  if (!at(low).clean) return null;
-  let high = 1000;
-  for (let i = 0; i < 16; i++) {
-    const middle = Math.sqrt(low * high);
-    if (at(middle).clean) low = middle;
-    else high = middle;
-  }
-  const best = at(low);
-  return { rate: significant(low), workers: best.workers, workDoneAt: best.workDoneAt };
+  const expanded = expandScenario(scenario).scenario;
+  const asked =
+    options.withinSeconds === undefined ? [] : scenario.callers.filter((c) => c.work !== undefined);
+  // Stages: the plan's runs (about 2), the polite run, then the how-many searches (about 6 runs each).
+  const stages = 3 + PER_ANSWER * asked.length;
+  let stage = 0;
+  const progress = (share: number) => options.onProgress?.(Math.min(1, (stage + share) / stages));
+  const plan = planScenario(expanded, tables, config, run, (done) => progress(done * 2));
+  stage = 2;
+  // The polite client at full speed: the callers' own workers, no pacing, the seed's client rules.
+  const polite = run(
+    {
+      ...plan.planned,
+      callers: expanded.callers.map((spec) => {
+        const { rate: _rate, ...unpaced } = spec;
+        return { ...unpaced, behaviour: 'polite' as const };
+      }),
+    },
+    progress,
+  );
+  stage = 3;
+  const answers = new Map(
+    asked.map((spec) => {
+      let runs = 0;
+      const answer = howMany(scenario, spec, options.withinSeconds!, tables, config, (one) => {
+        const report = run(one, (done) => progress(Math.min(PER_ANSWER - 0.01, runs + done)));
+        runs++;
+        return report;
+      });
+      stage += PER_ANSWER;
+      return [spec.name, answer] as const;
+    }),
+  );
+  options.onProgress?.(1);
+  const origins = expandScenario(scenario).origins;
+  return expanded.callers.map((_, i) => adviceFor(i, plan, polite, answers.get(origins[i]!.origin) ?? null));
 }

@@ -2,7 +2,10 @@
 import type { Level } from '../core/token.js';
 import type { PartialLimitsConfig } from '../limiter/index.js';
 import type { LimitsCaller, WindowedRule, WindowMode } from '../limits/index.js';
+// sim-planner: pools and schedules, expanded by expandScenario before the engine runs.
+import type { Pool } from './pool.js';
 import type { Distribution } from './random.js';
+import type { Schedule } from './schedule.js';
 
 /** How a client reacts to a limited answer. */
 export type Behaviour = 'polite' | 'greedy' | 'fixed-rate' | 'octokit';
@@ -64,6 +67,11 @@ export interface CallerSpec {
   readonly startSeconds?: number;
   /** Virtual seconds from the run's start from which the caller sends nothing new. Default: never. */
   readonly stopSeconds?: number;
+  // sim-planner: expanded by expandScenario (expand-scenario.ts); the engine never sees them.
+  /** When the caller runs: start offset, runs of a set length, repetition, bursts. Default: from the start, once. */
+  readonly schedule?: Schedule;
+  /** Run by this many users (their tokens sharing each user's budget) or installations. */
+  readonly pool?: Pool;
 }
 
 export interface Scenario {

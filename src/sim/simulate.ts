@@ -16,6 +16,7 @@ import { polite } from './behaviour-polite.js';
 import { callerRequests } from './caller-requests.js';
 import type { CallerRun } from './caller-run.js';
 import { runEngine } from './engine.js';
+import { expandScenario } from './expand-scenario.js';
 import { seededRandom } from './random.js';
 import type { IdentityReport, RuleReport } from './report-types.js';
 import type { Behaviour, Scenario } from './scenario.js';
@@ -53,6 +54,9 @@ export function simulate(
   limits: LimitsConfig = defaultLimits(),
   options: SimulateOptions = {},
 ): SimulationReport {
+  // sim-planner: pools and schedules become plain callers first; the engine never sees them.
+  if (scenario.callers.some((c) => c.pool !== undefined || c.schedule !== undefined))
+    return simulate(expandScenario(scenario).scenario, tables, limits, options);
   const start = scenario.start ?? DEFAULT_START;
   const end =
     scenario.durationSeconds === undefined

@@ -88,10 +88,15 @@ describe('tollgate limits', () => {
     }
   });
 
-  it('keeps personal access tokens at 5,000 on enterprise cloud (seed 000: only through an app)', async () => {
+  it('refuses --enterprise-cloud for personal access tokens, which it would not change (seed 000: 15,000 only through an app)', async () => {
     for (const kind of ['classic', 'fine-grained']) {
-      const { stdout } = await cli('limits', '--kind', kind, '--enterprise-cloud');
-      expect(stdout).toMatch(/core +5,000 requests per hour/);
+      const { code, stdout, stderr } = await cli('limits', '--kind', kind, '--enterprise-cloud');
+      expect(code).toBe(2);
+      expect(stdout).toBe('');
+      expect(stderr).toBe(
+        `tollgate: limits: \`--enterprise-cloud\` does not apply to \`${kind}\` (the seed gives it no enterprise-cloud limit); it applies to app-user, app-installation, oauth-app, workflow, client-credentials\n`,
+      );
+      expect((await cli('limits', '--kind', kind)).stdout).toMatch(/core +5,000 requests per hour/);
     }
   });
 

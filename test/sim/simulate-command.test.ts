@@ -34,9 +34,118 @@ describe('tollgate simulate', () => {
       'seed: 5\nduration_seconds: 3600\ncallers:\n  - name: g\n    token: { kind: classic, user: g }\n    workers: 20\n    behaviour: greedy\n    mix: [{ endpoint: "GET /repos/{owner}/{repo}/issues/events" }]\n    latency_ms: 30\n',
     );
     await runCli(['simulate', scenario], { stdout: () => {}, stderr: (t) => (stderr += t), isTty: true });
-    expect(stderr).toMatch(/\rsimulating \[#*\s*\] \d+%/);
+    expect(stderr).toMatch(
+      /\rsimulating \[#*\s*\] \d+%, (about \d+ (s|min) left|estimating the time left|done)/,
+    );
     expect(stderr.endsWith('\r')).toBe(true);
-    expect((await run('simulate', scenario)).stderr).toBe('');
+    expect((await run('simulate', 'examples/sim/content-burst.yaml')).stderr).toBe('');
+  });
+
+  it('shows progress with the time left off a terminal when --progress asks, during --recommend too', async () => {
+    const { code, stderr } = await run(
+      'simulate',
+      'examples/sim/nightly-sync.yaml',
+      '--recommend',
+      '--progress',
+    );
+    expect(code).toBe(0);
+    const lines = stderr.trimEnd().split('\n');
+    expect(lines.some((line) => /^simulating \d+%, /.test(line))).toBe(true);
+    const planning = lines.filter((line) => line.startsWith('recommending '));
+    expect(planning.length).toBeGreaterThan(1);
+    for (const line of planning)
+      expect(line).toMatch(/^recommending \d+%, (about \d+ (s|min) left|estimating the time left|done)$/);
+    expect(planning.at(-1)).toBe('recommending 100%, done');
+  });
+
+  it('prints the advice: the pace, the rule that binds, the work done, and that polite at full speed is sooner', async () => {
+    const { stdout } = await run('simulate', 'examples/sim/nightly-sync.yaml', '--recommend');
+    expect(stdout).toMatch(
+      /\nnightly-sync {2}recommended: [\d.]+ requests\/s with \d+ workers?, bound by primary \(core\): 7,000 requests an hour; work done at [\d,]+ s \(fastest refusal-free steady plan: 10,286 s\); refused nothing when run\n {2}polite at full speed is sooner: work done at [\d,]+ s, after [\d,]+ refusals it waits out as the seed's client rules say\n$/,
+    );
+    expect(stdout).not.toMatch(/limited for 0 s/);
+  });
+
+  it('answers how many installations finish the work within --within, and refuses --within without --recommend', async () => {
+    const { stdout } = await run(
+      'simulate',
+      'examples/sim/nightly-sync.yaml',
+      '--recommend',
+      '--within',
+      '1h',
+      '--json',
+    );
+    const [advice] = JSON.parse(stdout).recommendations;
+    expect(advice.howMany).toMatchObject({ unit: 'installations', count: 3, withinSeconds: 3600 });
+    const alone = await run('simulate', 'examples/sim/nightly-sync.yaml', '--within', '1h');
+    expect(alone).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'tollgate: simulate: `--within` goes with `--recommend`\n',
+    });
+    const bad = await run('simulate', 'examples/sim/nightly-sync.yaml', '--recommend', '--within', 'soon');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(
+      /^tollgate: simulate: `--within` is `soon`: expected seconds as a number, or a text such as `90s`/,
+    );
+  });
+
+  it('summarizes a pool beside its members, in text and JSON', async () => {
+    const scenario = file(
+      'pool.yaml',
+      'seed: 8\ncallers:\n  - name: sync\n    token: { kind: app-installation, installation: 42 }\n    work: 9000\n    workers: 4\n    pool: { installations: 3 }\n    behaviour: polite\n    mix: [{ endpoint: "GET /repos/{owner}/{repo}/issues/events" }]\n',
+    );
+    const text = await run('simulate', scenario);
+    expect(text.stdout).toMatch(/\nsync\[1\] {2}app-installation, polite {2}sent [\d,]+, admitted 3,000,/);
+    expect(text.stdout).toMatch(/\npool sync {2}3 installations, 3 callers: admitted 9,000, .*/);
+    const json = JSON.parse((await run('simulate', scenario, '--json')).stdout);
+    expect(json.pools).toEqual([
+      expect.objectContaining({
+        name: 'sync',
+        unit: 'installations',
+        size: 3,
+        callers: ['sync[1]', 'sync[2]', 'sync[3]'],
+        admitted: 9000,
+      }),
+    ]);
+  });
+
+  it("runs the pool example 10 minutes in, and counts --within from the job's start", async () => {
+    const { stdout } = await run(
+      'simulate',
+      'examples/sim/installation-pool.yaml',
+      '--recommend',
+      '--within',
+      '1h',
+      '--json',
+    );
+    const report = JSON.parse(stdout);
+    expect(report.identities.map((i: { identity: string }) => i.identity)).toEqual([
+      'installation:42-1',
+      'installation:42-2',
+      'installation:42-3',
+    ]);
+    for (const caller of report.callers) expect(caller.firstRefusalAt ?? 600).toBeGreaterThanOrEqual(600);
+    const [advice] = report.recommendations;
+    // 2 installations: 10,000 each over 7,000 an hour, 10,000 × 3,600 / 7,000 = 5,143 s at best.
+    expect(advice.howMany).toMatchObject({ unit: 'installations', count: 3 });
+    expect(advice.howMany.workDoneAt).toBeLessThanOrEqual(3_600);
+    expect(advice.howMany.fewerWorkDoneAt).toBeGreaterThan(5_143);
+    expect(advice.howMany.fewerWorkDoneAt).toBeLessThan(5_143 * 1.05);
+  });
+
+  it('refuses a token fact that does not apply to the kind with one line, exit 2', async () => {
+    const scenario = file(
+      'ec.yaml',
+      'seed: 1\nduration_seconds: 60\ncallers:\n  - name: x\n    token: { kind: classic, user: a, enterprise_cloud: true }\n    behaviour: polite\n    mix: [{ endpoint: "GET /rate_limit" }]\n',
+    );
+    const { code, stdout, stderr } = await run('simulate', scenario);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(
+      /^tollgate: .*ec\.yaml:5:\d+: caller `x`: `enterprise_cloud` does not apply to a `classic` token/,
+    );
+    expect(stderr.trimEnd().split('\n')).toHaveLength(1);
   });
 
   it('recommends a pace that meets no limit', async () => {
