@@ -1,38 +1,10 @@
 /** The planner's advice in the HTML page: what to run, the rule that binds, when it is done, checked. */
+import type { PlannerAdvice } from './planner-types.js';
 import { duration, escapeHtml, number } from './report-format.js';
-
-/** The fields of the planner's `PlannerAdvice` the HTML page shows. */
-export interface AdviceInput {
-  readonly caller: string;
-  readonly identity: string;
-  readonly sharedWith: readonly string[];
-  readonly work: number | null;
-  readonly rate: number;
-  readonly workers: number;
-  readonly unpaced: boolean;
-  readonly binding: { readonly text: string } | null;
-  readonly workDoneAt: number | null;
-  readonly fastestWorkDoneAt: number | null;
-  readonly refused: number;
-  readonly polite: {
-    readonly workDoneAt: number | null;
-    readonly refusals: number;
-    readonly sooner: boolean;
-  } | null;
-  readonly howMany: {
-    readonly unit: 'users' | 'installations';
-    readonly work: number;
-    readonly withinSeconds: number;
-    readonly count: number | null;
-    readonly workDoneAt: number | null;
-    readonly fewerWorkDoneAt: number | null;
-    readonly searchedUpTo: number;
-  } | null;
-}
 
 const plural = (n: number, word: string) => `${number(n)} ${word}${n === 1 ? '' : 's'}`;
 
-function howMany(answer: NonNullable<AdviceInput['howMany']>): string {
+function howMany(answer: NonNullable<PlannerAdvice['howMany']>): string {
   const one = answer.unit === 'users' ? 'user' : 'installation';
   const goal = `${number(answer.work)} requests within ${duration(answer.withinSeconds)}`;
   if (answer.count === null) return `No pool of up to ${plural(answer.searchedUpTo, one)} finishes ${goal}.`;
@@ -49,7 +21,7 @@ function howMany(answer: NonNullable<AdviceInput['howMany']>): string {
  * import { adviceItem } from './report-html-advice.js';
  * // adviceItem(report.recommendations[0]) -> '<li data-advice="importer"><strong>importer</strong>: 1.32 requests/s ...'
  */
-export function adviceItem(advice: AdviceInput): string {
+export function adviceItem(advice: PlannerAdvice): string {
   const pace = advice.unpaced
     ? `${plural(advice.workers, 'worker')} sending as fast as answers come (about ${number(advice.rate)} requests/s)`
     : `${number(advice.rate)} requests/s with ${plural(advice.workers, 'worker')}`;
@@ -79,7 +51,7 @@ export function adviceItem(advice: AdviceInput): string {
  * import { adviceSection } from './report-html-advice.js';
  * adviceSection(undefined); // ''
  */
-export function adviceSection(recommendations: readonly AdviceInput[] | undefined): string {
+export function adviceSection(recommendations: readonly PlannerAdvice[] | undefined): string {
   if (recommendations === undefined || recommendations.length === 0) return '';
   return `<section class="advice"><h2>Recommendation</h2><ul>${recommendations.map(adviceItem).join('')}</ul></section>`;
 }

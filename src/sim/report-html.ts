@@ -1,7 +1,8 @@
 /** The HTML report: one self-contained page (no network, no script, no font) with SVG charts over time. */
 
+import type { PlannerAdvice } from './planner-types.js';
 import { duration, escapeHtml, number } from './report-format.js';
-import { type AdviceInput, adviceSection } from './report-html-advice.js';
+import { adviceSection } from './report-html-advice.js';
 import { callerSection } from './report-html-caller.js';
 import { RULE_NAMES } from './report-rule-names.js';
 import type { SimulationReport } from './simulation-report.js';
@@ -36,7 +37,7 @@ function identitiesTable(report: SimulationReport): string {
  * // htmlReport(report, 'nightly sync').startsWith('<!doctype html>') -> true
  */
 export function htmlReport(
-  report: SimulationReport & { readonly recommendations?: readonly AdviceInput[] },
+  report: SimulationReport & { readonly recommendations?: readonly PlannerAdvice[] },
   title: string,
 ): string {
   return `<!doctype html>
