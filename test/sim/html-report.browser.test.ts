@@ -8,7 +8,14 @@ import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shippedTables } from '../../src/policy/shipped-tables.js';
-import { htmlReport, readScenario, type SimulationReport, simulate } from '../../src/sim/index.js';
+import {
+  htmlReport,
+  type PlannerAdvice,
+  readScenario,
+  recommend,
+  type SimulationReport,
+  simulate,
+} from '../../src/sim/index.js';
 import { CHROMIUM, chromiumAvailable, MISSING } from '../support/chromium.js';
 import { type ChartGeometry, chartsOf, pixelsOf } from './html-report-geometry.js';
 
@@ -16,7 +23,6 @@ const available = chromiumAvailable();
 if (!available && !process.env.CI) console.log(MISSING);
 
 const tables = shippedTables();
-const fromFile = (file: string) => simulate(readScenario(readFileSync(file, 'utf8'), file, tables), tables);
 const fromYaml = (yaml: string) => simulate(readScenario(yaml, 'inline.yaml', tables), tables);
 
 // Two callers on one user's budget for 13 hours (a run over 720 minutes): a slow reader and a bot
@@ -50,7 +56,10 @@ describe.runIf(available || process.env.CI)('the HTML report in Chromium', () =>
   });
 
   /** The page opened offline: any request it makes, console error or page error is a problem. */
-  async function open(report: SimulationReport, name: string): Promise<{ tab: Page; problems: string[] }> {
+  async function open(
+    report: SimulationReport & { recommendations?: readonly PlannerAdvice[] },
+    name: string,
+  ): Promise<{ tab: Page; problems: string[] }> {
     const file = join(dir, `${name}.html`);
     writeFileSync(file, htmlReport(report, name));
     const tab = await browser.newPage({ viewport: { width: 880, height: 1000 } });
@@ -104,9 +113,12 @@ describe.runIf(available || process.env.CI)('the HTML report in Chromium', () =>
     }
   }
 
-  it('draws the content burst: the content gauge meets its limit line, its first refusal and the work done marked', async () => {
-    const report = fromFile('examples/sim/content-burst.yaml');
-    const { tab, problems } = await open(report, 'content-burst');
+  it('draws the content burst: the content gauge meets its limit line, its first refusal and the work done marked, the advice on top', async () => {
+    const file = 'examples/sim/content-burst.yaml';
+    const scenario = readScenario(readFileSync(file, 'utf8'), file, tables);
+    const report = simulate(scenario, tables);
+    const recommendations = recommend(scenario, tables);
+    const { tab, problems } = await open({ ...report, recommendations }, 'content-burst');
     try {
       const charts = await chartsOf(tab);
       expectCallerCharts(report, charts);
@@ -116,6 +128,11 @@ describe.runIf(available || process.env.CI)('the HTML report in Chromium', () =>
       const pixels = await pixelsOf(tab, 'svg[data-rule="content_per_minute"]');
       expect(pixels.red).toBeGreaterThan(100);
       expect(pixels.green).toBeGreaterThan(100);
+      // The planner's advice heads the page: its pace and the rule that binds.
+      const advice = recommendations[0]!;
+      const item = await tab.locator('section.advice li[data-advice="importer"]').textContent();
+      expect(item).toContain(`${advice.rate} requests/s with ${advice.workers} worker`);
+      expect(item).toContain(advice.binding!.text);
       expect(problems).toEqual([]);
     } finally {
       await tab.close();
