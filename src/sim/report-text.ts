@@ -5,6 +5,10 @@ import { duration, number } from './report-format.js';
 import { RULE_NAMES } from './report-rule-names.js';
 import type { CallerReport, SimulationReport } from './simulation-report.js';
 
+/** A time as a person reads it, and in seconds as the planner's lines and the JSON give it. */
+const at = (seconds: number) =>
+  seconds < 60 ? duration(seconds) : `${duration(seconds)} (${number(Math.round(seconds))} s)`;
+
 const refusedIn = (denied: Readonly<Partial<Record<LimitRule, number>>>) =>
   Object.values(denied).reduce((sum, n) => sum + (n ?? 0), 0);
 
@@ -34,11 +38,7 @@ function callerLine(caller: CallerReport): string {
     ...(caller.abandoned > 0 ? [`${number(caller.abandoned)} given up`] : []),
     ...(caller.work === null
       ? []
-      : [
-          caller.workDoneAt === null
-            ? 'work not done by the end'
-            : `work done at ${duration(caller.workDoneAt)}`,
-        ]),
+      : [caller.workDoneAt === null ? 'work not done by the end' : `work done at ${at(caller.workDoneAt)}`]),
   ];
   return `${caller.name}  ${caller.kind}, ${caller.behaviour}, ${caller.identity}  ${parts.join(', ')}${notes.map((note) => `; ${note}`).join('')}`;
 }

@@ -45,7 +45,9 @@ describe('the text report', () => {
     const text = textReport(report, []);
     const caller = report.callers[0]!;
     expect(caller.workDoneAt).not.toBeNull();
-    expect(text).toContain(`work done at ${duration(caller.workDoneAt!)}`);
+    expect(text).toContain(
+      `work done at ${duration(caller.workDoneAt!)} (${Math.round(caller.workDoneAt!).toLocaleString('en-US')} s)`,
+    );
     expect(text).toContain(`completed ${caller.completed} of ${caller.work}`);
     for (const line of text.split('\n').filter((each) => /^\s{2}\S/.test(each) && !each.includes('token')))
       expect(line, 'a rule row').not.toMatch(/\s0 s\b/);
