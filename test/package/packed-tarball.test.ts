@@ -300,7 +300,7 @@ describe('the packed tarball', () => {
     }
   });
 
-  it('runs every README `tollgate simulate` command in the installed package, exit 0, printing every line the README shows', {
+  it('runs every README `tollgate simulate` command in a project that installed the package, exit 0, printing every line the README shows', {
     timeout: 120_000,
   }, () => {
     const runs = simulateRuns();
