@@ -70,6 +70,8 @@ export interface Ticket {
  */
 export class AdmissionTicket implements Ticket {
   #settled: unknown = undefined;
+  /** The store that handed the ticket out (its private object), set once by `stamp`. */
+  #issuer: object | undefined = undefined;
   readonly key: string;
   readonly resource: LimitsResource;
   readonly graphql: boolean;
@@ -94,6 +96,36 @@ export class AdmissionTicket implements Ticket {
     this.countedReset = countedReset;
     this.hint = hint;
     this.id = id;
+  }
+
+  /**
+   * Marks `ticket` as handed out by `issuer`, an object private to one store; a ticket is marked
+   * once. With `isFrom`, it replaces a WeakSet of issued tickets at a fraction of the cost.
+   * @example
+   * import { AdmissionTicket } from 'tollgate/limits';
+   * const store = {};
+   * const ticket = new AdmissionTicket('user:octocat', 'core', false, 5000, 0, -1, 1);
+   * AdmissionTicket.stamp(ticket, store);
+   * AdmissionTicket.isFrom(ticket, store); // true
+   */
+  static stamp(ticket: AdmissionTicket, issuer: object): void {
+    if (ticket.#issuer === undefined) ticket.#issuer = issuer;
+  }
+
+  /**
+   * Whether `value` is a ticket `issuer` stamped: a copy, a JSON round trip, a ticket constructed
+   * by hand or another store's ticket is not (the private field cannot be forged).
+   * @example
+   * import { AdmissionTicket } from 'tollgate/limits';
+   * AdmissionTicket.isFrom({ key: 'user:octocat', id: 1 }, {}); // false
+   */
+  static isFrom(value: unknown, issuer: object): boolean {
+    return (
+      typeof value === 'object' &&
+      value !== null &&
+      #issuer in value &&
+      (value as AdmissionTicket).#issuer === issuer
+    );
   }
 
   /** The first answer to `complete` or `release`, or undefined while the request is in flight. */

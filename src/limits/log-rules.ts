@@ -28,12 +28,18 @@ export const CPU_QUANTUM_MS = 1000;
 /** Per log rule of a config: whether it keeps a log, for how long an entry counts, its quantum. */
 export interface LogPlan {
   readonly uses: readonly boolean[];
+  /** The indexes of `uses` that are true, for loops that touch only the logs kept. */
+  readonly kept: readonly number[];
   readonly spans: readonly number[];
   readonly quanta: readonly number[];
   readonly capacities: readonly number[];
 }
 
 const plans = new WeakMap<LimitsConfig, LogPlan>();
+// The last config asked about: a process runs one config almost always, and every event asks
+// several times, so one comparison saves the WeakMap's hash lookups.
+let lastConfig: LimitsConfig | undefined;
+let lastPlan: LogPlan | undefined;
 
 /**
  * The log plan of `config`, computed once per config.
@@ -42,21 +48,28 @@ const plans = new WeakMap<LimitsConfig, LogPlan>();
  * logPlan(defaultLimits()).spans; // [60000, 60000, 61000, 61000, 60000, 3600000]
  */
 export function logPlan(config: LimitsConfig): LogPlan {
+  if (config === lastConfig) return lastPlan!;
   let plan = plans.get(config);
-  if (plan !== undefined) return plan;
+  if (plan !== undefined) {
+    lastConfig = config;
+    lastPlan = plan;
+    return plan;
+  }
   const sec = config.secondary;
   const modes = sec.windowModes;
   const sliding = (mode: WindowMode) => mode === 'sliding';
   const cpuSpan = sec.cpu.windowMs + CPU_QUANTUM_MS;
+  const uses = [
+    sliding(modes.rest_points),
+    sliding(modes.graphql_points),
+    true,
+    true,
+    sliding(modes.content_per_minute),
+    sliding(modes.content_per_hour),
+  ];
   plan = {
-    uses: [
-      sliding(modes.rest_points),
-      sliding(modes.graphql_points),
-      true,
-      true,
-      sliding(modes.content_per_minute),
-      sliding(modes.content_per_hour),
-    ],
+    uses,
+    kept: uses.flatMap((kept, index) => (kept ? [index] : [])),
     spans: [sec.points.windowMs, sec.points.windowMs, cpuSpan, cpuSpan, 60_000, 3_600_000],
     quanta: [1, 1, CPU_QUANTUM_MS, CPU_QUANTUM_MS, 1, 1],
     capacities: [
@@ -69,5 +82,7 @@ export function logPlan(config: LimitsConfig): LogPlan {
     ],
   };
   plans.set(config, plan);
+  lastConfig = config;
+  lastPlan = plan;
   return plan;
 }

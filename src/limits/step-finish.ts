@@ -32,7 +32,8 @@ export function windowSlot(resource: LimitsResource): number {
  * settleLogs(Array.from({ length: 6 }, createSlidingLog), 1_000, logPlan(defaultLimits()));
  */
 export function settleLogs(logs: readonly SlidingLog[], t: number, plan: LogPlan): void {
-  for (let i = 0; i < 6; i++) if (plan.uses[i]) settleLog(logs[i]!, t, plan.spans[i]!);
+  const kept = plan.kept;
+  for (let k = 0; k < kept.length; k++) settleLog(logs[kept[k]!]!, t, plan.spans[kept[k]!]!);
 }
 
 /**

@@ -105,7 +105,8 @@ function admit(
     retryAt = t + CONCURRENCY_RETRY_MS;
   }
   // Entries that left count for nothing: dropped before reading (see dropLeft), refused or not.
-  for (let i = 0; i < 6; i++) if (uses[i]) dropLeft(logs[i]!, t, spans[i]!);
+  const kept = plan.kept;
+  for (let k = 0; k < kept.length; k++) dropLeft(logs[kept[k]!]!, t, spans[kept[k]!]!);
   const pw = sec.points.windowMs;
   const rest = refillSpent(src[so + 2]!, sec.points.rest, elapsed);
   const gql = refillSpent(src[so + 3]!, sec.points.graphql, elapsed);

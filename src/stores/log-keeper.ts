@@ -33,21 +33,32 @@ export interface LogKeeper {
  * keeper.load(new Float64Array(16), 0, -1, defaultLimits()).length; // 6
  */
 export function createLogKeeper(): LogKeeper {
-  /** Logs longer than one entry, by `row * 6 + rule`. */
-  const apart = new Map<number, SlidingLog>();
+  /**
+   * Logs longer than one entry: `apart[rule][row]`. Arrays by row, not a Map by `row * 6 + rule`:
+   * an element read costs no hashing, and every event reads one per log rule.
+   */
+  let apart: (SlidingLog | undefined)[][] = Array.from({ length: 6 }, () => []);
   const scratch = Array.from({ length: 6 }, createSlidingLog);
   const book: SlidingLog[] = scratch.slice();
   const reader = createSlidingLog();
+  /** Whether the log last loaded for each rule came from `apart` (its row's number is SPILLED). */
+  const wasApart = [false, false, false, false, false, false];
   const fromRow = (slab: ArrayLike<number>, offset: number, row: number, config: LimitsConfig) => {
-    const uses = logPlan(config).uses;
+    // Only the logs the config keeps: the others stay the empty scratch logs they start as
+    // (stepInto reads and writes a log only when the config keeps it).
+    const keptLogs = logPlan(config).kept;
     const at = slab[offset]!;
-    for (let i = 0; i < 6; i++) {
-      const slot = uses[i] ? slab[offset + 2 + i]! : 0;
-      const kept = slot === SPILLED && row >= 0 ? apart.get(row * 6 + i) : undefined;
-      if (kept !== undefined) book[i] = kept;
-      else {
+    for (let k = 0; k < keptLogs.length; k++) {
+      const i = keptLogs[k]!;
+      const slot = slab[offset + 2 + i]!;
+      const kept = slot === SPILLED && row >= 0 ? apart[i]![row] : undefined;
+      if (kept !== undefined) {
+        book[i] = kept;
+        wasApart[i] = true;
+      } else {
         loadSlot(scratch[i]!, slot, at);
         book[i] = scratch[i]!;
+        wasApart[i] = false;
       }
     }
     return book;
@@ -68,25 +79,26 @@ export function createLogKeeper(): LogKeeper {
   return {
     load: fromRow,
     store(slab, offset, row, config) {
-      const uses = logPlan(config).uses;
+      const keptLogs = logPlan(config).kept;
       const at = slab[offset]!;
-      for (let i = 0; i < 6; i++) {
-        if (!uses[i]) continue;
+      for (let k = 0; k < keptLogs.length; k++) {
+        const i = keptLogs[k]!;
         const log = book[i]!;
         const slot = logSlot(log, at);
         slab[offset + 2 + i] = slot;
         if (slot !== SPILLED) {
-          apart.delete(row * 6 + i);
+          // Back to one entry or none: the row's number holds it, the arrays go.
+          if (wasApart[i]) apart[i]![row] = undefined;
           continue;
         }
         // A scratch log is reused by the next event: a log that outgrew the row gets its own arrays.
         if (log === scratch[i])
-          apart.set(row * 6 + i, {
+          apart[i]![row] = {
             times: log.times.slice(log.head),
             weights: log.weights.slice(log.head),
             head: 0,
             sum: log.sum,
-          });
+          };
       }
     },
     stateOf(state, row, config) {
@@ -102,7 +114,7 @@ export function createLogKeeper(): LogKeeper {
       ];
       const logs = slots.map((slot, i) => {
         if (!uses[i]) return [];
-        const kept = slot === SPILLED ? apart.get(row * 6 + i) : undefined;
+        const kept = slot === SPILLED ? apart[i]![row] : undefined;
         if (kept !== undefined) return flattenLog(kept);
         loadSlot(reader, slot, state.at);
         return flattenLog(reader);
@@ -119,7 +131,7 @@ export function createLogKeeper(): LogKeeper {
           loadSlot(reader, slot, at);
           latest = Math.max(latest, reader.times[0]! + spans[i]!);
         } else if (slot === SPILLED) {
-          const kept = apart.get(row * 6 + i);
+          const kept = apart[i]![row];
           if (kept !== undefined && kept.times.length > kept.head)
             latest = Math.max(latest, kept.times[kept.times.length - 1]! + spans[i]!);
         }
@@ -128,8 +140,10 @@ export function createLogKeeper(): LogKeeper {
     },
     numbersOf,
     forget(slab, offset, row) {
-      for (let i = 0; i < 6; i++) if (slab[offset + 2 + i] === SPILLED) apart.delete(row * 6 + i);
+      for (let i = 0; i < 6; i++) if (slab[offset + 2 + i] === SPILLED) apart[i]![row] = undefined;
     },
-    clear: () => apart.clear(),
+    clear: () => {
+      apart = Array.from({ length: 6 }, () => []);
+    },
   };
 }

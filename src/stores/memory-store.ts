@@ -4,6 +4,7 @@ import { checkOptions } from '../core/check-options.js';
 import { TollgateError } from '../core/errors.js';
 import type { IdentityState, LimitsConfig, SyncLimitsStore, Ticket, Verdict } from '../limits/index.js';
 import {
+  AdmissionTicket,
   createRowTicketLedger,
   defaultLimits,
   effectiveTime,
@@ -92,10 +93,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   /** The tickets each identity has in flight: only identities with requests in flight cost anything here. */
   const tickets = createRowTicketLedger();
   /**
-   * The ticket objects this store handed out and has not seen settled: a ticket is a handle, so a
-   * copy, a JSON round trip or a guessed `{ id: 1 }` is not in here and settles nothing.
+   * This store's mark on the tickets it hands out (AdmissionTicket.stamp): a ticket is a handle, so
+   * a copy, a JSON round trip, a ticket constructed by hand or another store's settles nothing here.
    */
-  const issued = new WeakSet<Ticket>();
+  const issuer = {};
   let nextRow = 0;
   let hand = 0;
   let calls = 0;
@@ -179,7 +180,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       if (event.kind !== 'admit') {
         // A ticket is a claim on a slot this store holds: a copy, a forgery, or one settled or
         // expired already changes nothing.
-        if (row === undefined || !issued.delete(event.ticket) || !tickets.claim(row, event.ticket.id, t))
+        if (
+          row === undefined ||
+          !AdmissionTicket.isFrom(event.ticket, issuer) ||
+          !tickets.claim(row, event.ticket.id, t)
+        )
           return unheldVerdict(src, offset, event.ticket, now, config);
         used[row] = 1;
         const book = logs.load(slab, offset, row, config);
@@ -197,7 +202,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         const verdict = stepInto(slab, offset, event, now, config, slab, offset, row, id, book);
         if (verdict.allowed) {
           tickets.hold(row, id, leaseEnd);
-          issued.add(verdict.ticket!);
+          AdmissionTicket.stamp(verdict.ticket as AdmissionTicket, issuer);
           logs.store(slab, offset, row, config);
         }
         return verdict;
@@ -215,7 +220,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       rows.set(key, fresh);
       keys[fresh] = key;
       tickets.hold(fresh, id, leaseEnd);
-      issued.add(verdict.ticket!);
+      AdmissionTicket.stamp(verdict.ticket as AdmissionTicket, issuer);
       return verdict;
     },
     read(key: string, config?: LimitsConfig): IdentityState | undefined {
