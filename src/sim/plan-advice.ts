@@ -1,7 +1,7 @@
 /** One caller's advice, from its identity's plan, the run that checked it, and the polite run. */
 import type { Binding } from './plan-identity.js';
 import { roundDown, type ScenarioPlan } from './plan-scenario.js';
-import type { BindingRule, HowMany, PlannerAdvice } from './planner-types.js';
+import type { BindingRule, HowMany, PlannerAdvice, WindowedAdvice } from './planner-types.js';
 import type { SimulationReport } from './simulate.js';
 
 const WINDOW_WORDS: Readonly<Record<number, string>> = { 60: 'a minute', 3600: 'an hour' };
@@ -49,6 +49,7 @@ export function adviceFor(
   plan: ScenarioPlan,
   polite: SimulationReport,
   howMany: HowMany | null,
+  windowed?: WindowedAdvice,
 ): PlannerAdvice {
   const identity = plan.identities.find((p) => p.callers.includes(index))!;
   const member = identity.plan.members[identity.callers.indexOf(index)]!;
@@ -57,6 +58,12 @@ export function adviceFor(
   const work = plan.planned.callers[index]!.work ?? null;
   const workDoneAt = work === null ? null : checked.workDoneAt;
   const politeDone = fair.workDoneAt;
+  // The windowed plan counts only when it is sooner than the steady one.
+  const sooner =
+    windowed !== undefined && (workDoneAt === null || windowed.workDoneAt < workDoneAt)
+      ? windowed
+      : undefined;
+  const best = sooner?.workDoneAt ?? workDoneAt;
   return {
     caller: checked.name,
     identity: identity.identity,
@@ -80,8 +87,9 @@ export function adviceFor(
         : {
             workDoneAt: politeDone,
             refusals: Object.values(fair.denied).reduce((a, b) => a + (b ?? 0), 0),
-            sooner: politeDone !== null && (workDoneAt === null || politeDone < workDoneAt),
+            sooner: politeDone !== null && (best === null || politeDone < best),
           },
     howMany,
+    ...(sooner === undefined ? {} : { windowed: { ...sooner, rate: roundDown(sooner.rate) } }),
   };
 }

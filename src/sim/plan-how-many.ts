@@ -96,7 +96,9 @@ export function howMany(
     const { check } = planScenario(expanded, tables, config, run);
     const done = check.callers.map((c) => c.workDoneAt);
     // From the caller's own start: "within T" counts from when the job begins.
-    return done.some((d) => d === null) ? null : Math.max(...(done as number[])) - (spec.schedule?.start ?? 0);
+    return done.some((d) => d === null)
+      ? null
+      : Math.max(...(done as number[])) - (spec.schedule?.start ?? 0);
   };
   const inTime = (finish: number | null) => finish !== null && finish <= withinSeconds;
   let count = high;

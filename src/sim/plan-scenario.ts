@@ -19,6 +19,7 @@ export interface PlannedIdentity {
   /** Indexes into the expanded scenario's callers. */
   readonly callers: readonly number[];
   readonly ceilings: readonly Ceiling[];
+  readonly members: readonly PlanMember[];
   readonly plan: GroupPlan;
   /** Refusals its callers met in the last check run. */
   readonly refused: number;
@@ -50,7 +51,13 @@ export function roundDown(value: number): number {
   return Math.floor(value * scale * (1 + 1e-12)) / scale;
 }
 
-function planned(spec: CallerSpec, rate: number, workers: number, unpaced: boolean): CallerSpec {
+/**
+ * A caller as a plan runs it: polite, with the planned workers, paced at the rate (rounded as the
+ * advice prints it) unless it sends as fast as answers come.
+ * @example
+ * // planned(spec, 1.3245, 1, false) -> { ...spec, behaviour: 'polite', workers: 1, rate: 1.324 }
+ */
+export function planned(spec: CallerSpec, rate: number, workers: number, unpaced: boolean): CallerSpec {
   const { rate: _stated, ...rest } = spec;
   return { ...rest, behaviour: 'polite', workers, ...(unpaced ? {} : { rate: roundDown(rate) }) };
 }
@@ -118,6 +125,7 @@ export function planScenario(
       identity: e.identity,
       callers: e.callers,
       ceilings: e.ceilings,
+      members: e.members,
       plan: plans[g]!,
       refused: e.callers.reduce(
         (total, i) => total + Object.values(report.callers[i]!.denied).reduce((a, b) => a + (b ?? 0), 0),

@@ -47,6 +47,15 @@ export function adviceText(advice: readonly PlannerAdvice[]): string[] {
     const refused =
       a.refused === 0 ? '; refused nothing when run' : `; still refused ${number(a.refused)} when run`;
     lines.push(`${a.caller}  recommended: ${pace}${bound}${done}${refused}`);
+    if (a.windowed !== undefined) {
+      const w = a.windowed;
+      const pace = w.unpaced
+        ? `${plural(w.workers, 'worker')} as fast as answers come`
+        : `${w.rate} requests/s with ${plural(w.workers, 'worker')}`;
+      lines.push(
+        `  sooner, also refusal-free: ${number(w.perWindow)} requests per window at ${pace}, then wait until ${number(w.waitSeconds)} s after the window's first request, ${w.windows} windows: work done at ${seconds(w.workDoneAt)} s`,
+      );
+    }
     if (a.sharedWith.length > 0)
       lines.push(`  planned together with ${a.sharedWith.join(', ')} (one budget: ${a.identity})`);
     if (a.polite?.sooner)

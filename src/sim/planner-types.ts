@@ -52,6 +52,24 @@ export interface HowMany {
 }
 
 /**
+ * A refusal-free plan that spends each window of the binding rule at once and waits for the next:
+ * `perWindow` requests at `rate`, then a wait until `waitSeconds` after the window opened
+ * (`x-ratelimit-reset`), `windows` times. Offered when a rule with a long window (an hour) binds
+ * and it finishes sooner than the steady plan.
+ */
+export interface WindowedAdvice {
+  readonly rate: number;
+  readonly workers: number;
+  readonly unpaced: boolean;
+  readonly perWindow: number;
+  readonly windows: number;
+  readonly waitSeconds: number;
+  /** When the work is done, as the planner's check run found. */
+  readonly workDoneAt: number;
+  readonly refused: number;
+}
+
+/**
  * The planner's advice for one caller (one line each, pools' members included).
  * @example
  * import type { PlannerAdvice } from './planner-types.js';
@@ -84,4 +102,6 @@ export interface PlannerAdvice {
   /** The polite client at full speed, for callers with work; null without. */
   readonly polite: PoliteComparison | null;
   readonly howMany: HowMany | null;
+  /** The windowed plan, when one is sooner than the steady plan and refused nothing when run. */
+  readonly windowed?: WindowedAdvice;
 }

@@ -10,6 +10,7 @@ import { expandScenario } from './expand-scenario.js';
 import { adviceFor } from './plan-advice.js';
 import { howMany } from './plan-how-many.js';
 import { planScenario, type RunScenario } from './plan-scenario.js';
+import { windowedPlans } from './plan-windowed.js';
 import type { PlannerAdvice } from './planner-types.js';
 import type { Scenario } from './scenario.js';
 import { simulate } from './simulate.js';
@@ -63,8 +64,9 @@ export function recommend(
   const expanded = expandScenario(scenario).scenario;
   const asked =
     options.withinSeconds === undefined ? [] : scenario.callers.filter((c) => c.work !== undefined);
-  // Stages: the plan's runs (about 2), the polite run, then the how-many searches (about 6 runs each).
-  const stages = 3 + PER_ANSWER * asked.length;
+  // Stages: the plan's runs (about 2), the polite run, the windowed plans' run, then the how-many
+  // searches (about 6 runs each).
+  const stages = 4 + PER_ANSWER * asked.length;
   let stage = 0;
   const progress = (share: number) => options.onProgress?.(Math.min(1, (stage + share) / stages));
   const plan = planScenario(expanded, tables, config, run, (done) => progress(done * 2));
@@ -81,6 +83,8 @@ export function recommend(
     progress,
   );
   stage = 3;
+  const windowed = windowedPlans(expanded, plan, config, (one) => run(one, progress));
+  stage = 4;
   const answers = new Map(
     asked.map((spec) => {
       let runs = 0;
@@ -95,5 +99,14 @@ export function recommend(
   );
   options.onProgress?.(1);
   const origins = expandScenario(scenario).origins;
-  return expanded.callers.map((_, i) => adviceFor(i, plan, polite, answers.get(origins[i]!.origin) ?? null));
+  return expanded.callers.map((_, i) => {
+    const identity = plan.identities.find((p) => p.callers.includes(i))!;
+    return adviceFor(
+      i,
+      plan,
+      polite,
+      answers.get(origins[i]!.origin) ?? null,
+      windowed.get(identity.identity)?.get(i),
+    );
+  });
 }

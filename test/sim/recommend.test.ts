@@ -31,6 +31,29 @@ function rerun(scenario: Scenario, advice: readonly PlannerAdvice[]) {
 const refusals = (denied: Readonly<Record<string, number | undefined>>) =>
   Object.values(denied).reduce<number>((a, b) => a + (b ?? 0), 0);
 
+/** Reruns a caller's windowed advice: its windows as callers of their own, one window apart. */
+function rerunWindows(scenario: Scenario, advice: PlannerAdvice) {
+  const spec = scenario.callers.find((c) => c.name === advice.caller)!;
+  const w = advice.windowed!;
+  const { rate: _stated, ...rest } = spec;
+  const callers: CallerSpec[] = [];
+  for (let k = 0; k < w.windows; k++)
+    callers.push({
+      ...rest,
+      name: `${spec.name}~${k + 1}`,
+      behaviour: 'polite',
+      workers: w.workers,
+      ...(w.unpaced ? {} : { rate: w.rate }),
+      work: Math.min(w.perWindow, spec.work! - k * w.perWindow),
+      startSeconds: k * w.waitSeconds,
+    });
+  const report = simulate({ ...scenario, callers }, tables);
+  for (const caller of report.callers) expect(refusals(caller.denied), caller.name).toBe(0);
+  const finish = Math.max(...report.callers.map((c) => c.workDoneAt!));
+  expect(Math.abs(finish - w.workDoneAt) / w.workDoneAt).toBeLessThanOrEqual(0.05);
+  return finish;
+}
+
 /** Reruns the advice: nothing refused, each work done within 5% of its promise. */
 function expectKept(scenario: Scenario, advice: readonly PlannerAdvice[]) {
   const report = rerun(scenario, advice);
@@ -109,6 +132,12 @@ describe('recommend', () => {
     expect(advice!.polite!.workDoneAt!).toBeGreaterThan(7_200);
     expect(advice!.polite!.workDoneAt!).toBeLessThan(advice!.workDoneAt!);
     expectKept(scenario, [advice!]);
+    // Sooner and refusal-free: 6,667 per hour's window at the 900 points a minute (15 a second),
+    // three windows 3,601 s apart: 2 × 3,601 + 6,667 / 15 = 7,646 s at best.
+    expect(advice!.windowed).toMatchObject({ windows: 3, perWindow: 6_667, waitSeconds: 3_601, refused: 0 });
+    expect(advice!.windowed!.rate).toBeLessThanOrEqual(15);
+    expect(advice!.windowed!.workDoneAt).toBeLessThanOrEqual((2 * 3_601 + 6_667 / 15) * 1.05);
+    expect(rerunWindows(scenario, advice!)).toBeGreaterThanOrEqual(2 * 3_601 + 6_667 / 15);
   });
 
   it('plans 4,000 reads under rest_points: 900 points a minute, 15 GETs a second', () => {
@@ -220,6 +249,34 @@ describe('recommend', () => {
     expect(advice[0]!.fastestWorkDoneAt).toBeCloseTo((6_000 * 3_600) / 5_000, 3);
     expect(advice[0]!.rate / advice[1]!.rate).toBeCloseTo(2, 1);
     expectKept(scenario, advice);
+  });
+});
+
+describe('recommend: a long window binding', () => {
+  it('offers 1,000 issue creations as 500 a window (content_per_hour), refusal-free, sooner than 7,200 s steady', () => {
+    const scenario: Scenario = {
+      seed: 40,
+      callers: [
+        {
+          name: 'bot',
+          token: { kind: 'fine-grained', user: 'bot' },
+          work: 1_000,
+          workers: 2,
+          behaviour: 'polite',
+          mix: ISSUES,
+          latencyMs: 300,
+        },
+      ],
+    };
+    const [advice] = recommend(scenario, tables);
+    // Steady: 500 an hour binds, 1,000 take 7,200 s. Windowed: 500 at 80 a minute (375 s), wait
+    // until an hour and a minute after the first, 500 more: 3,660 + 375 = 4,035 s at best.
+    expect(advice!.binding).toMatchObject({ rule: 'content_per_hour', limit: 500 });
+    expect(advice!.fastestWorkDoneAt).toBeCloseTo(7_200, 6);
+    expect(advice!.windowed).toMatchObject({ windows: 2, perWindow: 500, waitSeconds: 3_660 });
+    expect(advice!.windowed!.workDoneAt).toBeLessThanOrEqual(4_035 * 1.05);
+    expect(rerunWindows(scenario, advice!)).toBeGreaterThanOrEqual(4_035);
+    expectKept(scenario, [advice!]);
   });
 });
 
