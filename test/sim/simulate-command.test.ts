@@ -96,7 +96,9 @@ describe('tollgate simulate', () => {
       'seed: 8\ncallers:\n  - name: sync\n    token: { kind: app-installation, installation: 42 }\n    work: 9000\n    workers: 4\n    pool: { installations: 3 }\n    behaviour: polite\n    mix: [{ endpoint: "GET /repos/{owner}/{repo}/issues/events" }]\n',
     );
     const text = await run('simulate', scenario);
-    expect(text.stdout).toMatch(/\nsync\[1\] {2}app-installation, polite, installation:42-1 {2}sent [\d,]+, admitted 3,000,/);
+    expect(text.stdout).toMatch(
+      /\nsync\[1\] {2}app-installation, polite, installation:42-1 {2}sent [\d,]+, admitted 3,000,/,
+    );
     expect(text.stdout).toMatch(/\npool sync {2}3 installations, 3 callers: admitted 9,000, .*/);
     const json = JSON.parse((await run('simulate', scenario, '--json')).stdout);
     expect(json.pools).toEqual([
