@@ -3,7 +3,7 @@
 /**
  * Text made safe inside HTML and SVG, attribute values included.
  * @example
- * import { escapeHtml } from './report-html-format.js';
+ * import { escapeHtml } from './report-format.js';
  * escapeHtml('<a & "b">'); // '&lt;a &amp; &quot;b&quot;&gt;'
  */
 export function escapeHtml(text: string): string {
@@ -17,7 +17,7 @@ export function escapeHtml(text: string): string {
 /**
  * A figure for a person: thousands separated, at most two decimals.
  * @example
- * import { number } from './report-html-format.js';
+ * import { number } from './report-format.js';
  * number(4842.123); // '4,842.12'
  */
 export function number(value: number): string {
