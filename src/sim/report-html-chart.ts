@@ -128,9 +128,12 @@ export function chartSvg(spec: ChartSpec): string {
       ? ''
       : `<g class="limit" data-limit="${spec.limit.value}"><line x1="${LEFT}" y1="${fixed(y(spec.limit.value))}" x2="${LEFT + PLOT_WIDTH}" y2="${fixed(y(spec.limit.value))}" stroke="${COLOURS.limit}" stroke-width="1.5" stroke-dasharray="6 4"/><text x="${LEFT + PLOT_WIDTH}" y="${fixed(y(spec.limit.value) - 3)}" font-size="11" fill="${COLOURS.limit}" text-anchor="end">${escapeHtml(spec.limit.label)}</text></g>`;
   const lines = spec.lines
+    .map((line) => ({ line, d: stepPath(line.values, { ...spec, top }, x, y) }))
+    // A line with no known bucket draws nothing (an empty `d` is not a path).
+    .filter(({ d }) => d !== '')
     .map(
-      (line) =>
-        `<path class="series" data-series="${escapeHtml(line.name)}" fill="none" stroke="${line.colour}" stroke-width="1.5" d="${stepPath(line.values, { ...spec, top }, x, y)}"><title>${escapeHtml(line.name)}</title></path>`,
+      ({ line, d }) =>
+        `<path class="series" data-series="${escapeHtml(line.name)}" fill="none" stroke="${line.colour}" stroke-width="1.5" d="${d}"><title>${escapeHtml(line.name)}</title></path>`,
     )
     .join('');
   const legend = spec.lines
