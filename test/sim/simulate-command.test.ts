@@ -58,10 +58,10 @@ describe('tollgate simulate', () => {
     expect(planning.at(-1)).toBe('recommending 100%, done');
   });
 
-  it('prints the advice: the pace, the rule that binds, the work done, and that polite at full speed is sooner', async () => {
+  it('prints the advice: the pace, the rule that binds, the work done, the windowed plan, and that polite at full speed is sooner', async () => {
     const { stdout } = await run('simulate', 'examples/sim/nightly-sync.yaml', '--recommend');
     expect(stdout).toMatch(
-      /\nnightly-sync {2}recommended: [\d.]+ requests\/s with \d+ workers?, bound by primary \(core\): 7,000 requests an hour; work done at [\d,]+ s \(fastest refusal-free steady plan: 10,286 s\); refused nothing when run\n {2}polite at full speed is sooner: work done at [\d,]+ s, after [\d,]+ refusals it waits out as the seed's client rules say\n$/,
+      /\nnightly-sync {2}recommended: [\d.]+ requests\/s with \d+ workers?, bound by primary \(core\): 7,000 requests an hour; work done at [\d,]+ s \(fastest refusal-free steady plan: 10,286 s\); refused nothing when run\n {2}sooner, also refusal-free: 6,667 requests per window at [\d.]+ requests\/s with \d+ workers?, then wait until 3,601 s after the window's first request, 3 windows: work done at [\d,]+ s\n {2}polite at full speed is sooner: work done at [\d,]+ s, after [\d,]+ refusals it waits out as the seed's client rules say\n$/,
     );
     expect(stdout).not.toMatch(/limited for 0 s/);
   });
