@@ -2,6 +2,9 @@
 import type { PlannerAdvice } from './planner-types.js';
 import { duration, escapeHtml, number } from './report-format.js';
 
+/** A rate as the planner gives it (3 significant digits), never rounded further. */
+const rate = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 6 });
+
 const plural = (n: number, word: string) => `${number(n)} ${word}${n === 1 ? '' : 's'}`;
 
 function howMany(answer: NonNullable<PlannerAdvice['howMany']>): string {
@@ -15,6 +18,13 @@ function howMany(answer: NonNullable<PlannerAdvice['howMany']>): string {
   return `<strong>${plural(answer.count, one)}</strong> finish ${goal} (done at ${duration(answer.workDoneAt ?? 0)}, refusal-free).${fewer}`;
 }
 
+function windowed(plan: NonNullable<PlannerAdvice['windowed']>): string {
+  const pace = plan.unpaced
+    ? `${plural(plan.workers, 'worker')} as fast as answers come`
+    : `${rate(plan.rate)} requests/s with ${plural(plan.workers, 'worker')}`;
+  return `Sooner, also refusal-free: ${number(plan.perWindow)} requests per window at ${pace}, then wait until ${duration(plan.waitSeconds)} after the window's first request, ${plural(plan.windows, 'window')}: work done at <strong>${duration(plan.workDoneAt)}</strong>.`;
+}
+
 /**
  * One item per caller's advice.
  * @example
@@ -23,8 +33,8 @@ function howMany(answer: NonNullable<PlannerAdvice['howMany']>): string {
  */
 export function adviceItem(advice: PlannerAdvice): string {
   const pace = advice.unpaced
-    ? `${plural(advice.workers, 'worker')} sending as fast as answers come (about ${number(advice.rate)} requests/s)`
-    : `${number(advice.rate)} requests/s with ${plural(advice.workers, 'worker')}`;
+    ? `${plural(advice.workers, 'worker')} sending as fast as answers come (about ${rate(advice.rate)} requests/s)`
+    : `${rate(advice.rate)} requests/s with ${plural(advice.workers, 'worker')}`;
   const done =
     advice.work === null
       ? 'no work: a pace it can sustain'
@@ -34,6 +44,7 @@ export function adviceItem(advice: PlannerAdvice): string {
   const notes = [
     advice.binding === null ? '' : `Bound by ${escapeHtml(advice.binding.text)}.`,
     advice.refused === 0 ? 'Refused nothing when run.' : `Still refused ${number(advice.refused)} when run.`,
+    advice.windowed === undefined ? '' : windowed(advice.windowed),
     advice.sharedWith.length === 0
       ? ''
       : `Planned together with ${escapeHtml(advice.sharedWith.join(', '))} (one budget: ${escapeHtml(advice.identity)}).`,

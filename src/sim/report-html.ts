@@ -44,7 +44,7 @@ export function htmlReport(
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(title)}</title>
 <style>${STYLE}</style>
 </head><body><h1>${escapeHtml(title)}</h1>
-<p>${duration(report.seconds)} of virtual time (${number(report.seconds)} s), seed ${report.seed}, ${number(report.requests)} requests simulated.</p>
+<p>${duration(report.seconds)} of virtual time (${number(Math.round(report.seconds * 10) / 10)} s), seed ${report.seed}, ${number(report.requests)} requests simulated.</p>
 ${adviceSection(report.recommendations)}
 ${identitiesTable(report)}
 ${report.callers.map((caller) => callerSection(caller, report.seconds)).join('\n')}
