@@ -31,7 +31,7 @@ function windowed(plan: NonNullable<PlannerAdvice['windowed']>): string {
  * import { adviceItem } from './report-html-advice.js';
  * // adviceItem(report.recommendations[0]) -> '<li data-advice="importer"><strong>importer</strong>: 1.32 requests/s ...'
  */
-export function adviceItem(advice: PlannerAdvice): string {
+export function adviceItem(advice: PlannerAdvice, showHowMany = true): string {
   const pace = advice.unpaced
     ? `${plural(advice.workers, 'worker')} sending as fast as answers come (about ${rate(advice.rate)} requests/s)`
     : `${rate(advice.rate)} requests/s with ${plural(advice.workers, 'worker')}`;
@@ -51,7 +51,7 @@ export function adviceItem(advice: PlannerAdvice): string {
     advice.polite?.sooner === true && advice.polite.workDoneAt !== null
       ? `Polite at full speed is sooner: done at ${duration(advice.polite.workDoneAt)}, after ${plural(advice.polite.refusals, 'refusal')} it waits out as the seed's client rules say.`
       : '',
-    advice.howMany === null ? '' : howMany(advice.howMany),
+    advice.howMany === null || !showHowMany ? '' : howMany(advice.howMany),
   ].filter((note) => note !== '');
   return `<li data-advice="${escapeHtml(advice.caller)}"><strong>${escapeHtml(advice.caller)}</strong>: ${pace}; ${done}. ${notes.join(' ')}</li>`;
 }
@@ -64,5 +64,13 @@ export function adviceItem(advice: PlannerAdvice): string {
  */
 export function adviceSection(recommendations: readonly PlannerAdvice[] | undefined): string {
   if (recommendations === undefined || recommendations.length === 0) return '';
-  return `<section class="advice"><h2>Recommendation</h2><ul>${recommendations.map(adviceItem).join('')}</ul></section>`;
+  // A pool's members share one answer to "how many": said once, under the first of them.
+  const answered = new Set<string>();
+  const items = recommendations.map((advice) => {
+    const key = JSON.stringify(advice.howMany);
+    const first = !answered.has(key);
+    answered.add(key);
+    return adviceItem(advice, first);
+  });
+  return `<section class="advice"><h2>Recommendation</h2><ul>${items.join('')}</ul></section>`;
 }
