@@ -7,6 +7,7 @@ import {
   durationSeconds,
   expandScenario,
   htmlReport,
+  jsonChunks,
   type PlannerAdvice,
   poolSummaries,
   poolText,
@@ -30,6 +31,11 @@ the work was done. Deterministic: the same scenario and seed give the same repor
 
   --json                the report as JSON
   --html FILE           also write a self-contained HTML page with charts over time
+  --limits FILE         a limits overlay (any subset of data/limits.yaml's fields, e.g. the search
+                        or GraphQL numbers the seed does not show), over the scenario's own
+                        \`limits\` and the shipped table
+  --no-request-cap      run a scenario estimated above 10^9 simulated requests (refused by
+                        default, exit 2, naming the field that drives the estimate)
   --recommend           for every caller, the pace that finishes its work soonest without a
                         single refusal (a caller without work: a pace it can sustain), callers
                         of one identity planned together, the rule that binds, checked by a run;
@@ -50,6 +56,8 @@ export const simulateCommand: Command = (args, io) => {
     json: { type: 'boolean' },
     html: { type: 'string' },
     recommend: { type: 'boolean' },
+    limits: { type: 'string' },
+    'no-request-cap': { type: 'boolean' },
     within: { type: 'string' },
     progress: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
@@ -62,7 +70,11 @@ export const simulateCommand: Command = (args, io) => {
     throw new UsageError('simulate: give one SCENARIO file; see `tollgate simulate --help`');
   const file = positionals[0]!;
   const tables = shippedTables();
-  const scenario = readScenario(readTextFile(file), file, tables);
+  // --limits applies over the scenario's own `limits`.
+  const scenario = readScenario(readTextFile(file), file, tables, {
+    ...(typeof values.limits === 'string' ? { limitsFile: values.limits } : {}),
+  });
+  const requestCap = values['no-request-cap'] ? Number.POSITIVE_INFINITY : undefined;
   // sim-planner: --within needs --recommend; durations as the scenario writes them.
   let withinSeconds: number | undefined;
   if (values.within !== undefined) {
@@ -80,7 +92,10 @@ export const simulateCommand: Command = (args, io) => {
   let report: SimulationReport;
   try {
     bar.update(0);
-    report = simulate(expanded.scenario, tables, undefined, { onProgress: (done) => bar.update(done) });
+    report = simulate(expanded.scenario, tables, undefined, {
+      onProgress: (done) => bar.update(done),
+      ...(requestCap === undefined ? {} : { requestCap }),
+    });
     bar.update(1);
   } finally {
     bar.clear();
@@ -92,6 +107,7 @@ export const simulateCommand: Command = (args, io) => {
       planning.update(0);
       recommendations = recommend(scenario, tables, {
         ...(withinSeconds === undefined ? {} : { withinSeconds }),
+        ...(requestCap === undefined ? {} : { requestCap }),
         onProgress: (done) => planning.update(done),
       });
     } finally {
@@ -103,11 +119,23 @@ export const simulateCommand: Command = (args, io) => {
   const advised = recommendations === undefined ? report : Object.assign({}, report, { recommendations });
   if (typeof values.html === 'string')
     writeFileSync(values.html, htmlReport(advised, `tollgate simulate ${file}`));
-  if (values.json)
-    io.stdout(
-      `${JSON.stringify({ ...report, ...(pools.length > 0 ? { pools } : {}), ...(recommendations === undefined ? {} : { recommendations }) }, null, 2)}\n`,
-    );
-  else {
+  if (values.json) {
+    // Written piece by piece, in writes of about 64 KB: no report is ever one giant string.
+    let buffer = '';
+    const whole = {
+      ...report,
+      ...(pools.length > 0 ? { pools } : {}),
+      ...(recommendations === undefined ? {} : { recommendations }),
+    };
+    for (const piece of jsonChunks(whole)) {
+      buffer += piece;
+      if (buffer.length >= 65_536) {
+        io.stdout(buffer);
+        buffer = '';
+      }
+    }
+    io.stdout(`${buffer}\n`);
+  } else {
     const lines = [...poolText(pools), ...adviceText(recommendations ?? [])];
     io.stdout(`${textReport(report, [])}${lines.map((line) => `${line}\n`).join('')}`);
   }

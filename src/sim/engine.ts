@@ -116,7 +116,8 @@ export function runEngine(setup: EngineSetup): EngineResult {
       return;
     }
     const request = worker.request;
-    if (worker.attempt === 0) worker.lastStart = now;
+    // Paced from its last send, a retry's too: a client at a rate keeps its spacing after a wait.
+    worker.lastStart = now;
     run.sent++;
     run.pending++;
     requests++;

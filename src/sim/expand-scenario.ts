@@ -35,8 +35,6 @@ export interface ExpandedScenario {
   readonly pools: readonly ExpandedPool[];
 }
 
-type Timed = CallerSpec & { readonly startSeconds?: number; readonly stopSeconds?: number };
-
 function fail(caller: string, field: string, problems: readonly string[]): never {
   const lines = problems.map((p) => `scenario: caller \`${caller}\`: \`${field}\`: ${p}`);
   throw new TollgateError(
@@ -76,7 +74,7 @@ function poolMembers(spec: CallerSpec, pool: Pool): { spec: CallerSpec; member: 
   return out;
 }
 
-function onRun(spec: CallerSpec, run: ScheduledRun, index: number, runs: number): Timed {
+function onRun(spec: CallerSpec, run: ScheduledRun, index: number, runs: number): CallerSpec {
   const { schedule, ...rest } = spec;
   const burst = schedule?.burst;
   const { rate: _rate, ...unpaced } = rest;
@@ -112,6 +110,8 @@ export function expandScenario(scenario: Scenario): ExpandedScenario {
     }
     if (spec.schedule !== undefined) {
       const problems = scheduleProblems(spec.schedule, scenario.durationSeconds);
+      if ((spec.startSeconds ?? spec.stopSeconds) !== undefined)
+        problems.push('it sets when the caller runs: give it or `startSeconds`/`stopSeconds`, not both');
       if (spec.schedule.burst !== undefined && spec.work !== undefined)
         problems.push("`burst` is the work of each run: give `burst` or the caller's `work`, not both");
       if (problems.length > 0) fail(spec.name, 'schedule', problems);

@@ -7,12 +7,19 @@ export {
   type ExpandedScenario,
   expandScenario,
 } from './expand-scenario.js';
+export { jsonChunks } from './json-chunks.js';
 export { adviceText, poolText } from './plan-text.js';
-export type { BindingRule, HowMany, PlannerAdvice, PoliteComparison } from './planner-types.js';
+export type {
+  BindingRule,
+  HowMany,
+  PlannerAdvice,
+  PoliteComparison,
+  WindowedAdvice,
+} from './planner-types.js';
 export type { Pool } from './pool.js';
 export { type PoolSummary, poolSummaries } from './pool-summary.js';
 export { type Distribution, type Random, sample, seededRandom } from './random.js';
-export { readScenario } from './read-scenario.js';
+export { type ReadScenarioOptions, readScenario } from './read-scenario.js';
 export { type Recommendation, type RecommendOptions, recommend } from './recommend.js';
 export { htmlReport } from './report-html.js';
 export { textReport } from './report-text.js';

@@ -78,8 +78,7 @@ export function adviceFor(
     fastestWorkDoneAt:
       work === null || identity.plan.fastest === null
         ? null
-        : ((plan.planned.callers[index] as { startSeconds?: number }).startSeconds ?? 0) +
-          identity.plan.fastest,
+        : (plan.planned.callers[index]!.startSeconds ?? 0) + identity.plan.fastest,
     refused: Object.values(checked.denied).reduce((a, b) => a + (b ?? 0), 0),
     polite:
       work === null

@@ -31,12 +31,11 @@ export function planMember(
   tables: PolicyTables,
   config: LimitsConfig,
 ): PlanMember {
-  const timed = spec as { startSeconds?: number; stopSeconds?: number };
   return {
     use: callerUse(spec, ceilings, tables, config, pollInterval(0, config)),
     work: spec.work ?? null,
-    from: timed.startSeconds ?? 0,
-    to: timed.stopSeconds ?? Number.POSITIVE_INFINITY,
+    from: spec.startSeconds ?? 0,
+    to: spec.stopSeconds ?? Number.POSITIVE_INFINITY,
   };
 }
 

@@ -1,7 +1,10 @@
 /** The planner's fields of a scenario file (`schedule`, `pool`) and its token checks, read and checked. */
+
+import { dirname, resolve } from 'node:path';
 import type { Issue } from '../core/issue.js';
 import { defaultLimits, type LimitsCaller } from '../limits/index.js';
-import type { SourcePosition } from '../tables/index.js';
+import type { PolicyTables } from '../policy/index.js';
+import { parseTokenText, readTextFile, type SourcePosition } from '../tables/index.js';
 import type { Pool } from './pool.js';
 import { poolProblems } from './pool.js';
 import { type Schedule, scheduleProblems } from './schedule.js';
@@ -25,6 +28,42 @@ export interface RawPool {
 }
 
 type Locate = (path: readonly (string | number)[]) => SourcePosition;
+
+/** An inline scenario token's identity facts, as the file spells them. */
+interface RawFacts {
+  readonly kind: LimitsCaller['kind'];
+  readonly enterprise_cloud?: boolean;
+  readonly repositories_count?: number;
+  readonly users_count?: number;
+}
+
+/**
+ * The facts of a caller's token that the planner checks: inline, or read from its token file
+ * (relative to the scenario); null when the token file itself has problems (reported apart).
+ * @example
+ * // plannerTokenFacts({ kind: 'classic', enterprise_cloud: true }, 'scenario.yaml', tables)
+ * // -> { kind: 'classic', enterpriseCloud: true }
+ */
+export function plannerTokenFacts(
+  token: RawFacts | string,
+  file: string,
+  tables: PolicyTables,
+): LimitsCaller | null {
+  if (typeof token === 'string') {
+    const tokenFile = resolve(dirname(file), token);
+    try {
+      return parseTokenText(readTextFile(tokenFile), tokenFile, tables).token ?? null;
+    } catch {
+      return null; // an unreadable token file is reported by the token check
+    }
+  }
+  return {
+    kind: token.kind,
+    ...(token.enterprise_cloud === undefined ? {} : { enterpriseCloud: token.enterprise_cloud }),
+    ...(token.repositories_count === undefined ? {} : { repositoriesCount: token.repositories_count }),
+    ...(token.users_count === undefined ? {} : { usersCount: token.users_count }),
+  };
+}
 
 const DURATION_FIELDS = ['start', 'every', 'for'] as const;
 
@@ -63,8 +102,10 @@ export function plannerFieldIssues(
     readonly schedule?: RawSchedule;
     readonly pool?: RawPool;
     readonly work?: number;
+    readonly start_seconds?: number;
+    readonly stop_seconds?: number;
   },
-  token: LimitsCaller,
+  token: LimitsCaller | null,
   c: number,
   duration: number | undefined,
   locate: Locate,
@@ -77,8 +118,15 @@ export function plannerFieldIssues(
       path: ['callers', c, ...path],
       source: locate(['callers', c, ...path]),
     });
-  for (const problem of tokenFactProblems(token, defaultLimits()))
-    at('inapplicable_fact', problem, ['token']);
+  if (token !== null)
+    for (const problem of tokenFactProblems(token, defaultLimits()))
+      at('inapplicable_fact', problem, ['token']);
+  if (caller.schedule !== undefined && (caller.start_seconds ?? caller.stop_seconds) !== undefined)
+    at(
+      'bad_schedule',
+      '`schedule` sets when the caller runs: give it or `start_seconds`/`stop_seconds`, not both',
+      ['schedule'],
+    );
   if (caller.schedule !== undefined) {
     const { schedule, bad } = readSchedule(caller.schedule);
     for (const field of bad)
@@ -99,7 +147,7 @@ export function plannerFieldIssues(
     }
   }
   if (caller.pool !== undefined) {
-    for (const problem of poolProblems(readPool(caller.pool), token.kind))
+    for (const problem of token === null ? [] : poolProblems(readPool(caller.pool), token.kind))
       at('bad_pool', `\`pool\`: ${problem}`, ['pool']);
     const pool = readPool(caller.pool);
     const tokens = 'users' in pool ? pool.users * (pool.tokensPerUser ?? 1) : pool.installations;

@@ -63,7 +63,7 @@ export function planned(spec: CallerSpec, rate: number, workers: number, unpaced
 }
 
 /** The latest end of a caller's own interval, or 0. */
-const startOf = (spec: CallerSpec) => (spec as { startSeconds?: number }).startSeconds ?? 0;
+const startOf = (spec: CallerSpec) => spec.startSeconds ?? 0;
 
 /**
  * Plans `scenario` (pools and schedules already expanded) and checks the plan by running it with

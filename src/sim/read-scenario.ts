@@ -1,11 +1,28 @@
 /** Scenario files: YAML or JSON, checked against data/schema/scenario.schema.json and the endpoint table. */
+import { dirname, resolve } from 'node:path';
+import type { Issue } from '../core/issue.js';
 import { TollgateError } from '../index.js';
 import type { PolicyTables } from '../policy/index.js';
-import { closest, formatIssue, parseSourceDocument, validateDocument } from '../tables/index.js';
+import {
+  closest,
+  formatIssue,
+  parseSourceDocument,
+  parseTokenText,
+  readTextFile,
+  validateDocument,
+} from '../tables/index.js';
 // sim-planner: the planner's fields (schedule, pool) and token fact checks.
-import { plannerFieldIssues, plannerFields, type RawPool, type RawSchedule } from './plan-read-fields.js';
+import {
+  plannerFieldIssues,
+  plannerFields,
+  plannerTokenFacts,
+  type RawPool,
+  type RawSchedule,
+} from './plan-read-fields.js';
 import type { Distribution } from './random.js';
-import type { Behaviour, CallerSpec, Scenario } from './scenario.js';
+import type { Behaviour, CallerSpec, CallerToken, Scenario } from './scenario.js';
+import { limitsWithOverlays, readLimitsOverlay } from './scenario-limits.js';
+import { SERVICE_TRAFFIC } from './sim-request.js';
 
 interface RawToken {
   readonly kind: CallerSpec['token']['kind'];
@@ -17,11 +34,14 @@ interface RawToken {
   readonly repositories_count?: number;
   readonly users_count?: number;
   readonly enterprise_cloud?: boolean;
+  readonly scopes?: readonly string[];
+  readonly permissions?: Readonly<Record<string, 'read' | 'write'>>;
+  readonly repositories?: 'all' | readonly string[];
 }
 
 interface RawCaller {
   readonly name: string;
-  readonly token: RawToken;
+  readonly token: RawToken | string;
   readonly workers?: number;
   readonly rate?: number;
   readonly work?: number;
@@ -30,6 +50,15 @@ interface RawCaller {
   readonly cpu_ms?: Distribution;
   readonly behaviour: Behaviour;
   readonly poll?: { readonly unchanged_share: number };
+  // sim-engine: visibility, retries, the active span.
+  readonly visibility?: 'public' | 'private';
+  readonly retry?: {
+    readonly max_retries?: number;
+    readonly min_wait_seconds?: number;
+    readonly backoff_factor?: number;
+  };
+  readonly start_seconds?: number;
+  readonly stop_seconds?: number;
   // sim-planner
   readonly schedule?: RawSchedule;
   readonly pool?: RawPool;
@@ -41,6 +70,19 @@ interface RawScenario {
   readonly start?: number;
   readonly window_modes?: Scenario['windowModes'];
   readonly callers: readonly RawCaller[];
+  // sim-engine: limits over the shipped table.
+  readonly limits?: string | Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Options of `readScenario`.
+ * @example
+ * import type { ReadScenarioOptions } from './read-scenario.js';
+ * const options: ReadScenarioOptions = { limitsFile: 'search-limits.yaml' };
+ */
+export interface ReadScenarioOptions {
+  /** A limits overlay file applied over the scenario's own `limits` (`simulate --limits FILE`). */
+  readonly limitsFile?: string;
 }
 
 /**
@@ -53,12 +95,17 @@ interface RawScenario {
  * const text = 'seed: 1\nduration_seconds: 60\ncallers:\n  - name: poller\n    token: { kind: anonymous, ip: 198.51.100.7 }\n    behaviour: polite\n    mix: [{ endpoint: GET /rate_limit }]\n';
  * readScenario(text, 'poller.yaml', shippedTables()).callers[0]?.token; // { kind: 'anonymous', ip: '198.51.100.7' }
  */
-export function readScenario(text: string, file: string, tables: PolicyTables): Scenario {
+export function readScenario(
+  text: string,
+  file: string,
+  tables: PolicyTables,
+  options: ReadScenarioOptions = {},
+): Scenario {
   const document = parseSourceDocument(text, file);
   const issues = validateDocument(document, 'scenario');
   if (issues.length === 0) {
     const raw = document.value as RawScenario;
-    const keys = tables.endpoints.map((entry) => entry.key);
+    const keys = [...tables.endpoints.map((entry) => entry.key), ...Object.keys(SERVICE_TRAFFIC)];
     const known = new Set(keys);
     raw.callers.forEach((caller, c) => {
       caller.mix.forEach((item, m) => {
@@ -79,6 +126,20 @@ export function readScenario(text: string, file: string, tables: PolicyTables): 
           path: ['callers', c, 'mix'],
           source: document.locate(['callers', c, 'mix']),
         });
+      // sim-engine: a token as a token file states it, checked by the token files' own reader.
+      issues.push(...tokenIssues(caller.token, document, ['callers', c, 'token'], file, tables));
+      if (
+        caller.start_seconds !== undefined &&
+        caller.stop_seconds !== undefined &&
+        caller.stop_seconds <= caller.start_seconds
+      )
+        issues.push({
+          code: 'empty_span',
+          message: `caller \`${caller.name}\` stops (\`stop_seconds: ${caller.stop_seconds}\`) before it starts (\`start_seconds: ${caller.start_seconds}\`)`,
+          path: ['callers', c, 'stop_seconds'],
+          source: document.locate(['callers', c, 'stop_seconds']),
+        });
+      // sim-planner: a schedule that ends (burst, runs of a set length, repetition) ends the caller too.
       const scheduled =
         caller.schedule !== undefined &&
         (caller.schedule.burst ?? caller.schedule.for ?? caller.schedule.every) !== undefined;
@@ -90,13 +151,7 @@ export function readScenario(text: string, file: string, tables: PolicyTables): 
           source: document.locate(['callers', c]),
         });
       // sim-planner: schedule, pool, and token facts that do not apply to the kind.
-      const { kind, enterprise_cloud, repositories_count, users_count } = caller.token;
-      const facts = {
-        kind,
-        ...(enterprise_cloud === undefined ? {} : { enterpriseCloud: enterprise_cloud }),
-        ...(repositories_count === undefined ? {} : { repositoriesCount: repositories_count }),
-        ...(users_count === undefined ? {} : { usersCount: users_count }),
-      };
+      const facts = plannerTokenFacts(caller.token, file, tables);
       issues.push(...plannerFieldIssues(caller, facts, c, raw.duration_seconds, document.locate));
     });
   }
@@ -111,25 +166,19 @@ export function readScenario(text: string, file: string, tables: PolicyTables): 
     );
   }
   const raw = document.value as RawScenario;
+  const here = (path: string) => resolve(dirname(file), path);
   return {
     seed: raw.seed,
+    ...(raw.limits === undefined && options.limitsFile === undefined
+      ? {}
+      : { limits: scenarioLimits(raw.limits, here, file, options.limitsFile) }),
     ...(raw.duration_seconds === undefined ? {} : { durationSeconds: raw.duration_seconds }),
     ...(raw.start === undefined ? {} : { start: raw.start }),
     ...(raw.window_modes === undefined ? {} : { windowModes: raw.window_modes }),
     callers: raw.callers.map((caller) => {
-      const { kind, repositories_count, users_count, enterprise_cloud, installation, app, ...facts } =
-        caller.token;
       return {
         name: caller.name,
-        token: {
-          kind,
-          ...facts,
-          ...(installation === undefined ? {} : { installation: String(installation) }),
-          ...(app === undefined ? {} : { app: String(app) }),
-          ...(repositories_count === undefined ? {} : { repositoriesCount: repositories_count }),
-          ...(users_count === undefined ? {} : { usersCount: users_count }),
-          ...(enterprise_cloud === undefined ? {} : { enterpriseCloud: enterprise_cloud }),
-        },
+        token: callerToken(caller.token, here, tables),
         ...(caller.workers === undefined ? {} : { workers: caller.workers }),
         ...(caller.rate === undefined ? {} : { rate: caller.rate }),
         ...(caller.work === undefined ? {} : { work: caller.work }),
@@ -138,9 +187,83 @@ export function readScenario(text: string, file: string, tables: PolicyTables): 
         ...(caller.cpu_ms === undefined ? {} : { cpuMs: caller.cpu_ms }),
         behaviour: caller.behaviour,
         ...(caller.poll === undefined ? {} : { poll: { unchanged: caller.poll.unchanged_share } }),
+        // sim-engine: visibility, retries, the active span.
+        ...(caller.visibility === undefined ? {} : { visibility: caller.visibility }),
+        ...(caller.retry === undefined ? {} : { retry: retrySettings(caller.retry) }),
+        ...(caller.start_seconds === undefined ? {} : { startSeconds: caller.start_seconds }),
+        ...(caller.stop_seconds === undefined ? {} : { stopSeconds: caller.stop_seconds }),
         // sim-planner
         ...plannerFields(caller),
       };
     }),
   };
+}
+
+/** The problems of a caller's token: its token file's, or those of the inline token as a token file. */
+function tokenIssues(
+  token: RawToken | string,
+  document: ReturnType<typeof parseSourceDocument>,
+  path: (string | number)[],
+  file: string,
+  tables: PolicyTables,
+): Issue[] {
+  if (typeof token === 'string') {
+    const tokenFile = resolve(dirname(file), token);
+    return parseTokenText(readTextFile(tokenFile), tokenFile, tables).issues;
+  }
+  // The token files' reader, on the inline token; each problem located in the scenario.
+  return parseTokenText(JSON.stringify(token), file, tables).issues.map((issue) => ({
+    ...issue,
+    source: document.locate([...path, ...issue.path], { key: issue.code === 'unexpected_field' }),
+  }));
+}
+
+/** The caller's token: read from its token file (stated), or inline; `scopes`/`permissions` kept only when stated. */
+function callerToken(
+  token: RawToken | string,
+  here: (path: string) => string,
+  tables: PolicyTables,
+): CallerToken {
+  if (typeof token === 'string') {
+    const tokenFile = here(token);
+    return parseTokenText(readTextFile(tokenFile), tokenFile, tables).token!;
+  }
+  const { kind, repositories_count, users_count, enterprise_cloud, installation, app, ...facts } = token;
+  return {
+    kind,
+    ...facts,
+    ...(installation === undefined ? {} : { installation: String(installation) }),
+    ...(app === undefined ? {} : { app: String(app) }),
+    ...(repositories_count === undefined ? {} : { repositoriesCount: repositories_count }),
+    ...(users_count === undefined ? {} : { usersCount: users_count }),
+    ...(enterprise_cloud === undefined ? {} : { enterpriseCloud: enterprise_cloud }),
+  };
+}
+
+function retrySettings(retry: NonNullable<RawCaller['retry']>): NonNullable<CallerSpec['retry']> {
+  return {
+    ...(retry.max_retries === undefined ? {} : { maxRetries: retry.max_retries }),
+    ...(retry.min_wait_seconds === undefined ? {} : { minWaitSeconds: retry.min_wait_seconds }),
+    ...(retry.backoff_factor === undefined ? {} : { backoffFactor: retry.backoff_factor }),
+  };
+}
+
+/** The scenario's `limits` (an overlay, or a file relative to it), then `--limits FILE`, over the shipped table. */
+function scenarioLimits(
+  own: RawScenario['limits'],
+  here: (path: string) => string,
+  file: string,
+  limitsFile: string | undefined,
+) {
+  const overlays: unknown[] = [];
+  const origins: string[] = [];
+  if (own !== undefined) {
+    overlays.push(typeof own === 'string' ? readLimitsOverlay(here(own)) : own);
+    origins.push(typeof own === 'string' ? own : `${file} \`limits\``);
+  }
+  if (limitsFile !== undefined) {
+    overlays.push(readLimitsOverlay(limitsFile));
+    origins.push(limitsFile);
+  }
+  return limitsWithOverlays(overlays, origins.join(' and '));
 }

@@ -32,6 +32,8 @@ export interface RecommendOptions {
   readonly limits?: LimitsConfig;
   /** Also answer "how many users or installations finish each caller's work within this many seconds". */
   readonly withinSeconds?: number;
+  /** The engine's cap on simulated requests per run (`SimulateOptions.requestCap`). */
+  readonly requestCap?: number;
   /** Called now and then with the share of the planning done (0 to 1), for a progress bar. */
   readonly onProgress?: (done: number) => void;
 }
@@ -53,11 +55,15 @@ export function recommend(
   tables: PolicyTables,
   options: RecommendOptions = {},
 ): PlannerAdvice[] {
-  const config = options.limits ?? defaultLimits();
+  // The run's limits as the engine reads them: the scenario's own (`limits`, `--limits`) first.
+  const config = scenario.limits ?? options.limits ?? defaultLimits();
   const run: RunScenario = (one, onProgress) => {
     // Short runs never call back from inside: their start and end are progress too.
     onProgress(0);
-    const report = simulate(one, tables, config, { onProgress });
+    const report = simulate(one, tables, config, {
+      onProgress,
+      ...(options.requestCap === undefined ? {} : { requestCap: options.requestCap }),
+    });
     onProgress(1);
     return report;
   };

@@ -1,7 +1,6 @@
 /** What a simulation runs: callers, their tokens, workers, pace, request mix, and how they behave when limited. */
 import type { Level } from '../core/token.js';
-import type { PartialLimitsConfig } from '../limiter/index.js';
-import type { LimitsCaller, WindowedRule, WindowMode } from '../limits/index.js';
+import type { LimitsCaller, LimitsConfig, WindowedRule, WindowMode } from '../limits/index.js';
 // sim-planner: pools and schedules, expanded by expandScenario before the engine runs.
 import type { Pool } from './pool.js';
 import type { Distribution } from './random.js';
@@ -85,6 +84,6 @@ export interface Scenario {
   readonly windowModes?: Readonly<Partial<Record<WindowedRule, WindowMode>>>;
   readonly callers: readonly CallerSpec[];
   // sim-engine: limits over the shipped table.
-  /** Limits over the shipped table (values the seed does not show), merged field by field. */
-  readonly limits?: PartialLimitsConfig;
+  /** The limits to run under, over `simulate`'s own argument (a scenario file's `limits` overlay, compiled). */
+  readonly limits?: LimitsConfig;
 }

@@ -19,6 +19,7 @@ import { runEngine } from './engine.js';
 import { expandScenario } from './expand-scenario.js';
 import { seededRandom } from './random.js';
 import type { IdentityReport, RuleReport } from './report-types.js';
+import { checkRequestCap } from './request-estimate.js';
 import type { Behaviour, Scenario } from './scenario.js';
 import { gaugesFor } from './series-gauges.js';
 import { createSeriesRecorder, finishSeries, initialBucketMs } from './series-recorder.js';
@@ -57,13 +58,15 @@ export function simulate(
   // sim-planner: pools and schedules become plain callers first; the engine never sees them.
   if (scenario.callers.some((c) => c.pool !== undefined || c.schedule !== undefined))
     return simulate(expandScenario(scenario).scenario, tables, limits, options);
+  checkRequestCap(scenario, options.requestCap);
   const start = scenario.start ?? DEFAULT_START;
   const end =
     scenario.durationSeconds === undefined
       ? Number.POSITIVE_INFINITY
       : start + scenario.durationSeconds * 1000;
   const clock = { now: start };
-  const config = scenario.windowModes === undefined ? limits : withWindowModes(limits, scenario.windowModes);
+  const base = scenario.limits ?? limits;
+  const config = scenario.windowModes === undefined ? base : withWindowModes(base, scenario.windowModes);
   const limiter = createLimiter({ clock: () => clock.now, store: createMemoryStore(), config });
   const root = seededRandom(scenario.seed);
   const bucketMs = initialBucketMs(end - start);

@@ -53,7 +53,7 @@ export interface CallerReport {
   readonly series: Series;
   readonly grant: CallerGrant;
   /** Requests the policy refused (token kind not accepted, missing permission, private resource unseen): counted by the limits, never served. */
-  readonly policyDenied?: number;
+  readonly policyDenied: number;
 }
 
 /**
@@ -86,4 +86,9 @@ export interface SimulationReport {
 export interface SimulateOptions {
   /** Called now and then with the share of the run done (0 to 1), for a progress bar. */
   readonly onProgress?: (done: number) => void;
+  /**
+   * Refuse a scenario estimated above this many simulated requests, up front (default 10^9;
+   * `Infinity` runs anything: memory stays bounded, but time does not).
+   */
+  readonly requestCap?: number;
 }

@@ -191,6 +191,7 @@ const PINNED_EXPORTS: Record<string, string[]> = {
     'durationSeconds',
     'expandScenario',
     'htmlReport',
+    'jsonChunks',
     'poolSummaries',
     'poolText',
     'readScenario',

@@ -45,10 +45,7 @@ describe('schedules', () => {
       durationSeconds: 10_800,
       callers: [caller({ work: 50, schedule: { every: 3_600, for: 600 } })],
     });
-    const timed = scenario.callers as readonly (CallerSpec & {
-      startSeconds?: number;
-      stopSeconds?: number;
-    })[];
+    const timed = scenario.callers;
     expect(timed.map((c) => [c.name, c.work, c.startSeconds, c.stopSeconds])).toEqual([
       ['job#1', 50, undefined, 600],
       ['job#2', 50, 3_600, 4_200],

@@ -1,0 +1,61 @@
+/** Limits for a simulation: the shipped table with an overlay over it, for the values the seed does not show. */
+import { TollgateError } from '../core/errors.js';
+import limitsTable from '../generated/limits.json' with { type: 'json' };
+import { compileLimits, type LimitsConfig } from '../limits/index.js';
+import { parseSourceDocument, readTextFile, validateDocument } from '../tables/index.js';
+
+type Raw = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Raw =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** `over` merged into `base` key by key; arrays and scalars of `over` replace. */
+function deepMerge(base: unknown, over: unknown): unknown {
+  if (!isObject(base) || !isObject(over)) return over;
+  const merged: Raw = { ...base };
+  for (const [key, value] of Object.entries(over)) merged[key] = deepMerge(base[key], value);
+  return merged;
+}
+
+/**
+ * The limits table merged with each overlay in turn (the fields of data/limits.yaml, any subset:
+ * `{ secondary: { content: { per_minute: 40 } } }`), checked against the limits schema, compiled.
+ * `origin` names where the overlays come from in the one-line error. Throws TOLLGATE_INVALID_INPUT.
+ * @example
+ * import { limitsWithOverlays } from './scenario-limits.js';
+ * limitsWithOverlays([{ primary: { resources: { search: { authenticated: 10 } } } }], 'search.yaml').primary.resources.search.authenticated; // 10
+ */
+export function limitsWithOverlays(overlays: readonly unknown[], origin: string): LimitsConfig {
+  let merged: unknown = limitsTable;
+  for (const overlay of overlays) merged = deepMerge(merged, overlay);
+  // Validated as one document: every problem named by its field, all at once.
+  const document = parseSourceDocument(JSON.stringify(merged), origin);
+  const issues = validateDocument(document, 'limits');
+  if (issues.length > 0)
+    throw new TollgateError(
+      'TOLLGATE_INVALID_INPUT',
+      `${origin}: limits: ${issues.map((issue) => issue.message).join('; ')}`,
+    );
+  try {
+    return compileLimits(merged);
+  } catch (error) {
+    throw new TollgateError('TOLLGATE_INVALID_INPUT', `${origin}: limits: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+}
+
+/**
+ * A limits overlay file (YAML or JSON), parsed.
+ * @example
+ * // readLimitsOverlay('search-limits.yaml') -> { primary: { resources: { search: { authenticated: 10 } } } }
+ */
+export function readLimitsOverlay(file: string): unknown {
+  const document = parseSourceDocument(readTextFile(file), file);
+  if (!isObject(document.value))
+    throw new TollgateError(
+      'TOLLGATE_INVALID_INPUT',
+      `${file}: a limits overlay is a mapping of data/limits.yaml's fields`,
+    );
+  return document.value;
+}
