@@ -118,7 +118,7 @@ function ruleTable(caller: CallerReport): string {
   const rows = [...rules].map((rule) => {
     const met = caller.rules[rule];
     const refused = met?.denied ?? 0;
-    return `<tr data-rule="${rule}"><td>${escapeHtml(RULE_NAMES[rule])}</td><td>${escapeHtml((limits.get(rule) ?? []).join('; '))}</td><td class="n">${number(refused)}</td><td class="n">${refused === 0 ? '' : duration(met?.limitedSeconds ?? 0)}</td><td class="n">${met?.firstRefusalAt == null ? '' : duration(met.firstRefusalAt)}</td></tr>`;
+    return `<tr data-rule="${rule}"><td>${escapeHtml(RULE_NAMES[rule])}</td><td>${(limits.get(rule) ?? []).map(escapeHtml).join('<br>')}</td><td class="n">${number(refused)}</td><td class="n">${refused === 0 ? '' : duration(met?.limitedSeconds ?? 0)}</td><td class="n">${met?.firstRefusalAt == null ? '' : duration(met.firstRefusalAt)}</td></tr>`;
   });
   return `<table><thead><tr><th>rule</th><th>limit</th><th>refused</th><th>time limited</th><th>first refusal</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }

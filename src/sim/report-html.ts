@@ -10,7 +10,7 @@ import type { SimulationReport } from './simulation-report.js';
 const STYLE = `body{font:14px system-ui,sans-serif;margin:2em auto;max-width:800px;padding:0 1em;color:#111}
 h2{margin-top:2em;border-top:1px solid #ddd;padding-top:1em}small{color:#555;font-weight:normal;font-size:70%}
 figure{margin:1em 0}figcaption{font-weight:600;margin-bottom:2px}
-table{border-collapse:collapse;margin:.5em 0}th,td{padding:2px 10px;border-bottom:1px solid #eee;text-align:left}td.n{text-align:right}
+table{border-collapse:collapse;margin:.5em 0}th,td{padding:2px 10px;border-bottom:1px solid #eee;text-align:left;white-space:nowrap;vertical-align:top}td.n{text-align:right}
 .advice{background:#f4f0ff;border-left:4px solid #7c3aed;padding:.2em 1em;margin-top:1em}.advice h2{border:0;margin:.5em 0;padding:0}.advice li{margin:.4em 0}`;
 
 function identitiesTable(report: SimulationReport): string {

@@ -6,6 +6,8 @@ export interface ChartGeometry {
   readonly caller: string;
   readonly kind: string;
   readonly rule: string | null;
+  /** A primary gauge's resource. */
+  readonly resource: string | null;
   /** `data-x-domain`: "0 END" in virtual seconds. */
   readonly domain: string;
   readonly top: number;
@@ -40,6 +42,7 @@ export function chartsOf(tab: Page): Promise<ChartGeometry[]> {
         caller: svg.closest('section')?.getAttribute('data-caller') ?? '',
         kind: svg.getAttribute('data-chart') ?? '',
         rule: svg.getAttribute('data-rule'),
+        resource: svg.getAttribute('data-resource'),
         domain: svg.getAttribute('data-x-domain') ?? '',
         top: Number(svg.getAttribute('data-y-top')),
         unit: svg.querySelector('text.x-unit')?.textContent ?? '',

@@ -26,7 +26,8 @@ const tables = shippedTables();
 const fromYaml = (yaml: string) => simulate(readScenario(yaml, 'inline.yaml', tables), tables);
 
 // Two callers on one user's budget for 13 hours (a run over 720 minutes): a slow reader and a bot
-// that creates issues in bursts, so the content rules refuse it.
+// that creates issues in bursts, so the content rules refuse it; a third, on its own, searches and
+// asks GraphQL, so it has a primary gauge per resource.
 const SHARED_13_HOURS = `seed: 7
 duration_seconds: 46800
 callers:
@@ -41,6 +42,13 @@ callers:
     work: 900
     behaviour: polite
     mix: [{ endpoint: "POST /repos/{owner}/{repo}/issues" }]
+  - name: searcher
+    token: { kind: fine-grained, user: hubot }
+    rate: 1
+    behaviour: octokit
+    mix:
+      - { endpoint: "GET /search/issues", weight: 1 }
+      - { endpoint: "POST /graphql", weight: 1 }
 `;
 
 describe.runIf(available || process.env.CI)('the HTML report in Chromium', () => {
@@ -91,7 +99,9 @@ describe.runIf(available || process.env.CI)('the HTML report in Chromium', () =>
         expect(JSON.stringify(chart.ticks), `${caller.name} ${chart.rule}`).toBe(ticks);
       // Every rule gauge the caller meets: a chart topped at the limit, with the limit line at its top.
       for (const gauge of caller.series.gauges) {
-        const chart = mine.find((each) => each.rule === gauge.rule);
+        const chart = mine.find(
+          (each) => each.rule === gauge.rule && each.resource === (gauge.resource ?? null),
+        );
         expect(chart, `${caller.name}: no chart for ${gauge.rule}`).toBeDefined();
         expect(chart!.top).toBe(gauge.limit);
         expect(chart!.limit?.value).toBe(gauge.limit);
@@ -139,7 +149,7 @@ describe.runIf(available || process.env.CI)('the HTML report in Chromium', () =>
     }
   }, 60_000);
 
-  it('draws two callers sharing one user over 13 hours on axes labelled in hours up to 12, not "minute 719"', async () => {
+  it('draws callers sharing one user, and one with a primary gauge per resource, over 13 hours on axes labelled in hours up to 12, not "minute 719"', async () => {
     const report = fromYaml(SHARED_13_HOURS);
     const { tab, problems } = await open(report, 'shared-13-hours');
     try {
@@ -153,6 +163,8 @@ describe.runIf(available || process.env.CI)('the HTML report in Chromium', () =>
       const labels = await tab.locator('svg text').allTextContents();
       expect(labels.filter((label) => /minute/.test(label))).toEqual([]);
       expect(await tab.locator('table.identities tbody tr').count()).toBe(report.identities.length);
+      const searcher = charts.filter((chart) => chart.caller === 'searcher' && chart.rule === 'primary');
+      expect(searcher.map((chart) => chart.resource).sort()).toEqual(['graphql', 'search']);
       expect(problems).toEqual([]);
     } finally {
       await tab.close();
