@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gate } from '../../src/index.js';
 import { defaultLimits } from '../../src/limits/index.js';
-import { type RunningServer, type ServerKind, startServer } from './servers.js';
+import { type RunningServer, releaseHeld, type ServerKind, startServer } from './servers.js';
 import { inFlight, testGate } from './test-gate.js';
 
 let users = 0;
@@ -266,11 +266,24 @@ export function gateContract(kind: ServerKind): void {
       const shippedGate = testGate({}, defaultLimits());
       const shippedServer = await startServer(kind, shippedGate);
       const secret = fresh('installation', 'issues=read');
-      const responses = await Promise.all(
-        Array.from({ length: 200 }, () =>
-          fetch(`${shippedServer.url}${EVENTS}?wait=400`, { headers: { authorization: `Bearer ${secret}` } }),
-        ),
+      // The admitted requests are held in the handler until every refusal has come back, so none
+      // ends (freeing its slot) while the others are still arriving, however slow the machine.
+      const hold = `concurrency-${kind}`;
+      let answered = 0;
+      const pending = Array.from({ length: 200 }, () =>
+        fetch(`${shippedServer.url}${EVENTS}?hold=${hold}`, {
+          headers: { authorization: `Bearer ${secret}` },
+        }).then((response) => {
+          answered++;
+          return response;
+        }),
       );
+      try {
+        await expect.poll(() => answered, { timeout: 20_000 }).toBe(100);
+      } finally {
+        releaseHeld(hold);
+      }
+      const responses = await Promise.all(pending);
       const statuses = responses.map((response) => response.status);
       expect(statuses.filter((status) => status === 200)).toHaveLength(100);
       const refused = responses.filter((response) => response.status === 403);

@@ -37,7 +37,7 @@ const isPreflight = (method: string | undefined, header: unknown) =>
   method === 'OPTIONS' && typeof header === 'string';
 const INTERNAL_ERROR = { message: 'Internal Server Error' };
 
-/** What the app does, from the query: `status=304`, `burn=ms` of CPU, `wait=ms`, `throw=1`, `reject=1`, `never=1`. */
+/** What the app does, from the query: `status=304`, `burn=ms` of CPU, `wait=ms`, `hold=name`, `throw=1`, `reject=1`, `never=1`. */
 export interface AppAnswer {
   readonly status: number;
   readonly body: string | null;
@@ -47,11 +47,38 @@ export interface AppAnswer {
 
 const FIRST_BYTES = '{"partial":';
 
+// Burns `ms` of this process's CPU time, not of wall time: on a loaded machine a wall-time loop
+// gets a fraction of a core and would burn less than the test means.
 function busy(ms: number): void {
-  const end = performance.now() + ms;
-  while (performance.now() < end) {
+  const cpuMs = () => {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1000;
+  };
+  const end = cpuMs() + ms;
+  while (cpuMs() < end) {
     // burn CPU: the gate charges it after the response
   }
+}
+
+// `hold=NAME`: the handler waits until the test calls `releaseHeld(NAME)`, so requests stay in
+// flight for as long as the test needs, whatever the machine's load.
+const held = new Map<string, { promise: Promise<void>; release: () => void }>();
+const holdOf = (name: string) => {
+  let gate = held.get(name);
+  if (gate === undefined) {
+    let release = () => {};
+    const promise = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    gate = { promise, release };
+    held.set(name, gate);
+  }
+  return gate;
+};
+
+/** Lets every handler waiting on `hold=name` answer. */
+export function releaseHeld(name: string): void {
+  holdOf(name).release();
 }
 
 /** `body=1`: the handler reads the whole request body first (`read` gives it). */
@@ -63,6 +90,7 @@ export async function appAnswer(target: string, read?: () => Promise<unknown>): 
   if (query.has('never')) await new Promise(() => {});
   if (query.has('burn')) busy(Number(query.get('burn')));
   if (query.has('wait')) await new Promise((resolve) => setTimeout(resolve, Number(query.get('wait'))));
+  if (query.has('hold')) await holdOf(query.get('hold')!).promise;
   if (query.get('status') === '304') return { status: 304, body: null };
   if (query.has('partial')) return { status: 200, body: null, partial: true };
   return { status: 200, body: JSON.stringify({ ok: true }) };
