@@ -37,6 +37,7 @@ export const octokit: BehaviourRules = {
     if (!worker.spaced) {
       worker.spaced = true;
       const next = run.nextAt;
+      const settings = run.spec.octokit;
       let at = now;
       if (
         request.spacing === 'write' ||
@@ -44,20 +45,21 @@ export const octokit: BehaviourRules = {
         request.spacing === 'notification'
       ) {
         at = Math.max(at, next.write);
-        next.write = at + WRITE_MS;
+        next.write = at + (settings?.writeSpacingMs ?? WRITE_MS);
       }
       if (request.spacing === 'notification') {
         at = Math.max(at, next.notification);
-        next.notification = at + NOTIFICATION_MS;
+        next.notification = at + (settings?.notificationSpacingMs ?? NOTIFICATION_MS);
       }
       if (request.spacing === 'search') {
         at = Math.max(at, next.search);
-        next.search = at + SEARCH_MS;
+        next.search = at + (settings?.searchSpacingMs ?? SEARCH_MS);
       }
       if (at > now) return at;
     }
     // A retry is scheduled with weight 0: it takes no slot of the global group.
-    if (worker.attempt === 0 && run.pending >= MAX_CONCURRENT) return Number.POSITIVE_INFINITY;
+    if (worker.attempt === 0 && run.pending >= (run.spec.octokit?.maxConcurrent ?? MAX_CONCURRENT))
+      return Number.POSITIVE_INFINITY;
     return now;
   },
   retryWait: (run, worker, response, answeredAt) => {

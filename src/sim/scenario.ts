@@ -37,6 +37,21 @@ export interface RetrySettings {
   readonly backoffFactor?: number;
 }
 
+/**
+ * The throttling plugin's numbers, for a client built with other Bottleneck groups (the plugin's
+ * `throttle.write`, `.notifications`, `.search`, `.global` options); defaults are the plugin's.
+ */
+export interface OctokitSettings {
+  /** Requests in flight at most (the global group's maxConcurrent). Default 10. */
+  readonly maxConcurrent?: number;
+  /** ms between two writes or GraphQL requests (the write group's minTime). Default 1,000. */
+  readonly writeSpacingMs?: number;
+  /** ms between two writes that trigger notifications. Default 3,000. */
+  readonly notificationSpacingMs?: number;
+  /** ms between two searches. Default 2,000. */
+  readonly searchSpacingMs?: number;
+}
+
 export interface CallerSpec {
   readonly name: string;
   /** Who calls: the token kind, the identity facts the limits read, and what the token holds. */
@@ -62,6 +77,8 @@ export interface CallerSpec {
   /** Visibility of the repositories and organizations the caller's requests name (default `private`). */
   readonly visibility?: 'public' | 'private';
   readonly retry?: RetrySettings;
+  /** The octokit behaviour's spacing and cap, when the client changed the plugin's. */
+  readonly octokit?: OctokitSettings;
   /** Virtual seconds from the run's start before which the caller sends nothing. Default 0. */
   readonly startSeconds?: number;
   /** Virtual seconds from the run's start from which the caller sends nothing new. Default: never. */
