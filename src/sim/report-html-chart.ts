@@ -39,10 +39,14 @@ export interface ChartSpec {
 
 /** Every chart's width in pixels: one axis length for all, so a caller's charts line up. */
 export const CHART_WIDTH = 760;
-const HEIGHT = 170;
+const HEIGHT = 190;
 const LEFT = 64;
 const RIGHT = 16;
-const TOP = 30;
+// Above the plot: the legend and the limit's label (row at 14), then two rows of marker labels.
+const TOP = 46;
+const MARKER_ROWS = [42, 29];
+/** About the width of one character of an 11-pixel label, to keep two labels apart. */
+const CHAR_WIDTH = 6.2;
 const BOTTOM = 36;
 const PLOT_WIDTH = CHART_WIDTH - LEFT - RIGHT;
 const PLOT_HEIGHT = HEIGHT - TOP - BOTTOM;
@@ -87,15 +91,43 @@ function stepPath(
   return parts.join('');
 }
 
-function markerSvg(marker: ChartMarker, index: number, x: (s: number) => number): string {
-  const at = x(marker.at);
-  const colour = marker.kind === 'work-done' ? COLOURS.workDone : COLOURS.firstRefusal;
-  // Labels right of their line, or left of it past the middle; stacked so two close markers stay legible.
-  const right = at < LEFT + PLOT_WIDTH * 0.6;
-  const labelY = TOP + 11 + index * 12;
-  return `<g class="marker" data-marker="${marker.kind}"${marker.rule === undefined ? '' : ` data-rule="${marker.rule}"`} data-at="${marker.at}">
-<line x1="${fixed(at)}" y1="${TOP}" x2="${fixed(at)}" y2="${TOP + PLOT_HEIGHT}" stroke="${colour}" stroke-width="1.5" stroke-dasharray="2 3"/>
-<text x="${fixed(right ? at + 4 : at - 4)}" y="${labelY}" font-size="11" fill="${colour}" stroke="#fff" stroke-width="3" paint-order="stroke" text-anchor="${right ? 'start' : 'end'}">${escapeHtml(marker.label)}</text></g>`;
+interface PlacedLabel {
+  readonly x: number;
+  readonly y: number;
+  readonly anchor: 'start' | 'end';
+}
+
+/**
+ * Each marker's label above the plot (never over the data): right of its line, or left of it
+ * when it would pass the plot's right edge, on the lower row unless that row is taken there.
+ */
+function placeLabels(markers: readonly ChartMarker[], x: (s: number) => number): PlacedLabel[] {
+  const taken: [number, number, number][] = [];
+  return markers.map((marker) => {
+    const at = x(marker.at);
+    const width = marker.label.length * CHAR_WIDTH;
+    const right = at + 4 + width <= LEFT + PLOT_WIDTH;
+    const from = right ? at + 4 : at - 4 - width;
+    const to = from + width;
+    const row =
+      MARKER_ROWS.find((y) => !taken.some(([ty, a, b]) => ty === y && from < b + 6 && a < to + 6)) ??
+      MARKER_ROWS[0]!;
+    taken.push([row, from, to]);
+    return { x: right ? at + 4 : at - 4, y: row, anchor: right ? 'start' : 'end' };
+  });
+}
+
+const markerColour = (marker: ChartMarker) =>
+  marker.kind === 'work-done' ? COLOURS.workDone : COLOURS.firstRefusal;
+
+function markerLine(marker: ChartMarker, label: PlacedLabel, x: (s: number) => number): string {
+  const at = fixed(x(marker.at));
+  return `<g class="marker" data-marker="${marker.kind}"${marker.rule === undefined ? '' : ` data-rule="${marker.rule}"`} data-at="${marker.at}"><line x1="${at}" y1="${label.y + 3}" x2="${at}" y2="${TOP + PLOT_HEIGHT}" stroke="${markerColour(marker)}" stroke-width="1.5" stroke-dasharray="2 3"/></g>`;
+}
+
+/** A label with a white halo, drawn after every marker line so no line crosses its text. */
+function markerLabel(marker: ChartMarker, label: PlacedLabel): string {
+  return `<text x="${fixed(label.x)}" y="${label.y}" font-size="11" fill="${markerColour(marker)}" stroke="#fff" stroke-width="3" paint-order="stroke" text-anchor="${label.anchor}">${escapeHtml(marker.label)}</text>`;
 }
 
 /**
@@ -126,7 +158,7 @@ export function chartSvg(spec: ChartSpec): string {
   const limit =
     spec.limit === undefined
       ? ''
-      : `<g class="limit" data-limit="${spec.limit.value}"><line x1="${LEFT}" y1="${fixed(y(spec.limit.value))}" x2="${LEFT + PLOT_WIDTH}" y2="${fixed(y(spec.limit.value))}" stroke="${COLOURS.limit}" stroke-width="1.5" stroke-dasharray="6 4"/><text x="${LEFT + PLOT_WIDTH}" y="${fixed(y(spec.limit.value) - 3)}" font-size="11" fill="${COLOURS.limit}" text-anchor="end">${escapeHtml(spec.limit.label)}</text></g>`;
+      : `<g class="limit" data-limit="${spec.limit.value}"><line x1="${LEFT}" y1="${fixed(y(spec.limit.value))}" x2="${LEFT + PLOT_WIDTH}" y2="${fixed(y(spec.limit.value))}" stroke="${COLOURS.limit}" stroke-width="1.5" stroke-dasharray="6 4"/><line x1="${fixed(LEFT + PLOT_WIDTH - spec.limit.label.length * CHAR_WIDTH - 28)}" y1="10" x2="${fixed(LEFT + PLOT_WIDTH - spec.limit.label.length * CHAR_WIDTH - 6)}" y2="10" stroke="${COLOURS.limit}" stroke-width="1.5" stroke-dasharray="6 4"/><text x="${LEFT + PLOT_WIDTH}" y="14" font-size="11" fill="${COLOURS.limit}" text-anchor="end">${escapeHtml(spec.limit.label)}</text></g>`;
   const lines = spec.lines
     .map((line) => ({ line, d: stepPath(line.values, { ...spec, top }, x, y) }))
     // A line with no known bucket draws nothing (an empty `d` is not a path).
@@ -142,7 +174,11 @@ export function chartSvg(spec: ChartSpec): string {
         `<rect x="${LEFT + i * 130}" y="6" width="10" height="10" fill="${line.colour}"/><text x="${LEFT + 14 + i * 130}" y="15" font-size="12">${escapeHtml(line.name)}</text>`,
     )
     .join('');
-  const markers = spec.markers.map((marker, i) => markerSvg(marker, i, x)).join('');
+  const labels = placeLabels(spec.markers, x);
+  const markers = [
+    ...spec.markers.map((marker, i) => markerLine(marker, labels[i]!, x)),
+    ...spec.markers.map((marker, i) => markerLabel(marker, labels[i]!)),
+  ].join('');
   return `<svg class="chart" data-chart="${spec.kind}"${spec.rule === undefined ? '' : ` data-rule="${spec.rule}"`}${spec.resource === undefined ? '' : ` data-resource="${escapeHtml(spec.resource)}"`} data-x-domain="0 ${spec.axis.end}" data-y-top="${top}" role="img" aria-label="${escapeHtml(spec.title)}" width="${CHART_WIDTH}" height="${HEIGHT}" viewBox="0 0 ${CHART_WIDTH} ${HEIGHT}">
 <rect x="${LEFT}" y="${TOP}" width="${PLOT_WIDTH}" height="${PLOT_HEIGHT}" fill="#fafafa"/>
 <line x1="${LEFT}" y1="${bottom}" x2="${LEFT + PLOT_WIDTH}" y2="${bottom}" stroke="#888"/><line x1="${LEFT}" y1="${TOP}" x2="${LEFT}" y2="${bottom}" stroke="#888"/>
