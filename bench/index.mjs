@@ -286,7 +286,11 @@ if (runs('sim')) {
     `simulated requests per second of wall time (median of 3 runs of ${sim.requestsPerRun.toLocaleString('en-US')}): ${sim.requestsPerSecond.toLocaleString('en-US')} (target >= 2,000,000: ${sim.requestsPerSecond >= 2_000_000 ? 'met' : 'MISSED'})`,
   );
   console.log(
-    `heap growth during a run: ${sim.heapGrowthMb.oneHour} MB for one virtual hour, ${sim.heapGrowthMb.fourHours} MB for four`,
+    `100 callers (greedy, polite, octokit; 10 virtual minutes, ${sim.hundredCallers.requests.toLocaleString('en-US')} requests): ${sim.hundredCallers.requestsPerSecond.toLocaleString('en-US')} simulated requests per second`,
+  );
+  const year = sim.oneYearHundredSparse;
+  console.log(
+    `one virtual year of 100 sparse callers (${year.requests.toLocaleString('en-US')} requests, ${year.seconds} s): peak RSS ${year.peakRssMb} MB, heap growth ${year.peakHeapGrowthMb} MB (target < 300 MB: ${year.peakRssMb < 300 ? 'met' : 'MISSED'})`,
   );
   scenarios.sim = sim;
 }

@@ -1,8 +1,8 @@
 /** What the engine keeps per caller and per worker while a run goes. */
-import type { LimitRule, LimitsIdentity } from '../limits/index.js';
+import type { LimitRule, LimitsIdentity, LimitsResource } from '../limits/index.js';
 import type { Random } from './random.js';
 import type { CallerSpec } from './scenario.js';
-import type { SeriesRecorder } from './series-recorder.js';
+import type { GaugeRecorder, SeriesRecorder } from './series-recorder.js';
 import type { SimRequest } from './sim-request.js';
 import type { CallerGrant } from './simulation-report.js';
 
@@ -37,6 +37,8 @@ export interface CallerRun {
   readonly intervalMs: number;
   readonly random: Random;
   readonly series: SeriesRecorder;
+  /** The series' primary gauge of each resource the mix uses. */
+  readonly primaryGauges: Partial<Record<LimitsResource, GaugeRecorder>>;
   readonly grant: CallerGrant;
   sent: number;
   admitted: number;

@@ -9,7 +9,7 @@ import { addWait, type CallerRun, pickRequest, type Worker, workTaken } from './
 import { createEventQueue } from './event-queue.js';
 import { sample } from './random.js';
 import { recordRefusal, sampleGauges } from './series-gauges.js';
-import { addAt, bucketOf, peakAt } from './series-recorder.js';
+import { addAt, bucketOf, leastAt, peakAt } from './series-recorder.js';
 
 /** What a behaviour that reads no answer is handed. */
 const NOT_READ = { status: 0, headers: {} };
@@ -127,6 +127,9 @@ export function runEngine(setup: EngineSetup): EngineResult {
     const bucket = bucketOf(series, now);
     const latency = Math.max(1, sample(run.spec.latencyMs ?? 50, run.random));
     if (now >= run.nextSampleAt) sampleGauges(run, limiter, now, bucket);
+    // The verdict carries the primary window's remaining: exact at every send, at no cost.
+    const primary = run.primaryGauges[verdict.resource];
+    if (primary !== undefined) leastAt(primary.remaining, bucket, verdict.remaining);
     if (verdict.ticket !== null) {
       const decision = request.decision;
       // The gate charges a request its policy refuses (countDenied) and answers it at once.

@@ -36,6 +36,7 @@ export {
   type CallerSpec,
   type CallerToken,
   type MixEntry,
+  type OctokitSettings,
   type RetrySettings,
   type Scenario,
 } from './scenario.js';

@@ -59,6 +59,12 @@ interface RawCaller {
   };
   readonly start_seconds?: number;
   readonly stop_seconds?: number;
+  readonly octokit?: {
+    readonly max_concurrent?: number;
+    readonly write_spacing_ms?: number;
+    readonly notification_spacing_ms?: number;
+    readonly search_spacing_ms?: number;
+  };
   // sim-planner
   readonly schedule?: RawSchedule;
   readonly pool?: RawPool;
@@ -192,6 +198,7 @@ export function readScenario(
         ...(caller.retry === undefined ? {} : { retry: retrySettings(caller.retry) }),
         ...(caller.start_seconds === undefined ? {} : { startSeconds: caller.start_seconds }),
         ...(caller.stop_seconds === undefined ? {} : { stopSeconds: caller.stop_seconds }),
+        ...(caller.octokit === undefined ? {} : { octokit: octokitSettings(caller.octokit) }),
         // sim-planner
         ...plannerFields(caller),
       };
@@ -266,4 +273,15 @@ function scenarioLimits(
     origins.push(limitsFile);
   }
   return limitsWithOverlays(overlays, origins.join(' and '));
+}
+
+function octokitSettings(raw: NonNullable<RawCaller['octokit']>): NonNullable<CallerSpec['octokit']> {
+  return {
+    ...(raw.max_concurrent === undefined ? {} : { maxConcurrent: raw.max_concurrent }),
+    ...(raw.write_spacing_ms === undefined ? {} : { writeSpacingMs: raw.write_spacing_ms }),
+    ...(raw.notification_spacing_ms === undefined
+      ? {}
+      : { notificationSpacingMs: raw.notification_spacing_ms }),
+    ...(raw.search_spacing_ms === undefined ? {} : { searchSpacingMs: raw.search_spacing_ms }),
+  };
 }

@@ -78,6 +78,9 @@ export function simulate(
     const workers = spec.workers ?? 1;
     const series = createSeriesRecorder(start, bucketMs);
     series.gauges.push(...gaugesFor(requests, identity, limiter.config));
+    const primaryGauges: CallerRun['primaryGauges'] = {};
+    for (const gauge of series.gauges)
+      if (gauge.rule === 'primary') primaryGauges[gauge.resource ?? 'core'] = gauge;
     return {
       spec,
       identity,
@@ -87,6 +90,7 @@ export function simulate(
       intervalMs: spec.rate === undefined ? 0 : (workers * 1000) / spec.rate,
       random: seededRandom(Math.floor(root() * 2 ** 32)),
       series,
+      primaryGauges,
       sent: 0,
       admitted: 0,
       completed: 0,

@@ -1,6 +1,7 @@
 // The simulator asks what production asks: the policy for the token and the resource, then the
 // limiter, with the gate's charges; tokens as token files state them; GraphQL, search and LFS
 // traffic on their own limits; overlays; the request cap; bounded series; work that ends the run.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
 import { shippedTables } from '../../src/policy/index.js';
@@ -156,6 +157,20 @@ describe('the simulator on the production path', () => {
     const pieces = [...jsonChunks(report)];
     expect(pieces.join('')).toBe(JSON.stringify(report, null, 2));
     expect(Math.max(...pieces.map((p) => p.length))).toBeLessThan(JSON.stringify(report, null, 2).length / 4);
+  });
+
+  it('a polite client sends nothing while limited, even when a later refusal is answered first (the nightly sync sent 77)', () => {
+    // Eight workers with exponential answer times: refusals come back out of order. The hold a
+    // limited answer imposes starts when that answer arrives, not at the first refusal's.
+    const scenario = readScenario(
+      readFileSync('examples/sim/nightly-sync.yaml', 'utf8'),
+      'nightly-sync.yaml',
+      shippedTables(),
+    );
+    const [caller] = simulate(scenario).callers;
+    expect(Object.keys(caller!.denied).length).toBeGreaterThan(0);
+    expect(caller!.sentWhileLimited).toBe(0);
+    expect(caller!.admitted).toBe(20_000);
   });
 
   it('ends the run when the work is done, and admits no more than the work', () => {

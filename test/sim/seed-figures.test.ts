@@ -89,7 +89,7 @@ describe('seed 000 figures, through the simulator', () => {
       name: installation,
       token: { kind: 'app-installation', installation, repositoriesCount, usersCount },
       behaviour: 'greedy',
-      workers: 10,
+      workers: 4,
       mix: EVENTS,
     });
     const report = run(3600, [greedy('small', 30, 25), greedy('large', 100, 200)]);
