@@ -35,9 +35,12 @@ export function progress(
   let shown = false;
   let lastTenth = -1;
   let lastDraw = 0;
+  let most = 0;
   return {
     update(done) {
-      const share = Math.max(0, Math.min(1, done));
+      // Never backwards: a later estimate of the whole may be larger than an earlier one.
+      const share = Math.max(most, Math.min(1, done));
+      most = share;
       const now = clock();
       const text = `${label} ${Math.floor(share * 100)}%, ${timeLeft(now - started, share)}`;
       if (terminal) {

@@ -66,6 +66,26 @@ export interface GroupPlan {
 /** Below each ceiling by this share: an evenly paced caller at exactly the ceiling sits on its boundary. */
 export const CEILING_MARGIN = 0.01;
 
+/**
+ * Standard deviations of room for chance: a run of many windows sees its largest fill, and a
+ * sliding window over hours meets four deviations now and then (three left refusals in check runs).
+ */
+const CHANCE_DEVIATIONS = 4;
+
+/**
+ * The share below a ceiling that leaves room for chance: a mix drawn at random puts more than
+ * its mean in a window now and then. With `count` requests of units' `variance` in a window
+ * whose mean fill is `limit`, CHANCE_DEVIATIONS standard deviations, plus CEILING_MARGIN.
+ * Worked example: content 500 an hour, one request in five creating (variance 0.16), 2,500
+ * requests an hour: sqrt(2,500 × 0.16) = 20, four of them 80, 16% of 500: margin 0.17.
+ */
+export function chanceMargin(count: number, variance: number, limit: number): number {
+  return Math.min(
+    0.5,
+    CEILING_MARGIN + (CHANCE_DEVIATIONS * Math.sqrt(Math.max(0, count * variance))) / limit,
+  );
+}
+
 const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
 
 /**
@@ -114,6 +134,7 @@ export function planGroup(
   const freeRate = (m: PlanMember): { rate: number; binding: Binding | null; unpaced: boolean } => {
     let rate = Number.POSITIVE_INFINITY;
     let binding: Binding | null = null;
+    let safe = Number.POSITIVE_INFINITY;
     ceilings.forEach((c, k) => {
       const use = m.use.mean[k]!;
       const share = caps[k]! / peers(m, c.windowSeconds).length / use;
@@ -121,9 +142,17 @@ export function planGroup(
         rate = share;
         binding = { kind: 'ceiling', ceiling: c };
       }
+      if (use > 0) {
+        const margin = chanceMargin(
+          share * c.windowSeconds,
+          m.use.variance[k]!,
+          share * use * c.windowSeconds,
+        );
+        safe = Math.min(safe, share * (1 - margin));
+      }
     });
     // A poller waits X-Poll-Interval between polls: one worker at that pace, whatever the ceilings allow.
-    if (m.use.maxRate < rate * (1 - CEILING_MARGIN) * scale)
+    if (m.use.maxRate < safe * scale)
       return { rate: m.use.maxRate, binding: { kind: 'poll', seconds: 1 / m.use.maxRate }, unpaced: false };
     if (shareWorkers(m) / m.use.latency < rate)
       return {
@@ -131,7 +160,7 @@ export function planGroup(
         binding: { kind: 'concurrency', limit: concurrency },
         unpaced: true,
       };
-    return { rate: rate * (1 - CEILING_MARGIN) * scale, binding, unpaced: false };
+    return { rate: safe * scale, binding, unpaced: false };
   };
   const freePlans = new Map(free.map((m) => [m, freeRate(m)]));
   const plans = new Map<PlanMember, MemberPlan>();
@@ -149,17 +178,24 @@ export function planGroup(
   if (working.length > 0) {
     // x: the share of its work each member does per second (each finishes 1 / x after its start).
     let x = Number.POSITIVE_INFINITY;
+    let safe = Number.POSITIVE_INFINITY;
     ceilings.forEach((c, k) => {
       if (exempt[k]) return;
       for (const m of working) {
-        const need = sum(workingPeers(m, c.windowSeconds).map((o) => o.work! * o.use.mean[k]!));
+        const near = workingPeers(m, c.windowSeconds);
+        const need = sum(near.map((o) => o.work! * o.use.mean[k]!));
         if (need === 0) continue;
         const taken = sum(freePeers(m, c.windowSeconds).map((o) => plans.get(o)!.rate * o.use.mean[k]!));
-        const bound = Math.max(0, caps[k]! - taken) / need;
+        const room = Math.max(0, caps[k]! - taken);
+        const bound = room / need;
         if (bound < x) {
           x = bound;
           binding = { kind: 'ceiling', ceiling: c };
         }
+        // At that pace a window holds bound × W × Σ work requests, each of its variance.
+        const count = bound * c.windowSeconds * sum(near.map((o) => o.work!));
+        const variance = sum(near.map((o) => o.work! * o.use.variance[k]!)) / sum(near.map((o) => o.work!));
+        safe = Math.min(safe, bound * (1 - chanceMargin(count, variance, room * c.windowSeconds)));
       }
     });
     for (const m of working)
@@ -177,7 +213,7 @@ export function planGroup(
     // Little's law: in flight = rate × latency; no plan keeps more than `workersLeft` in flight.
     const byFlight = Math.min(...working.map((m) => workersLeft(m) / flightLoad(m)));
     fastest = 1 / Math.min(x, byFlight);
-    const paced = x * (1 - CEILING_MARGIN) * scale;
+    const paced = Math.min(safe, x * (1 - CEILING_MARGIN)) * scale;
     const pacedWorkers = (m: PlanMember, rate: number) => Math.max(1, Math.ceil(rate * m.use.paceLatency));
     const crowded = working.some(
       (m) => sum(workingPeers(m, 0).map((o) => pacedWorkers(o, o.work! * paced))) > workersLeft(m),

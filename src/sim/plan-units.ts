@@ -32,6 +32,11 @@ export interface CallerUse {
   readonly mean: readonly number[];
   /** The most one request can use (for "the whole work fits under the ceiling"). */
   readonly most: readonly number[];
+  /**
+   * The variance of one request's units: the mix is drawn at random (and CPU from its
+   * distribution), so a window holds more than the mean now and then.
+   */
+  readonly variance: readonly number[];
   /** Mean answer time, seconds. */
   readonly latency: number;
   /**
@@ -103,6 +108,12 @@ export function meanMs(distribution: Distribution): number {
   if (typeof distribution === 'number') return distribution;
   if ('uniform' in distribution) return (distribution.uniform[0] + distribution.uniform[1]) / 2;
   return distribution.exponential;
+}
+
+function varianceMs(distribution: Distribution): number {
+  if (typeof distribution === 'number') return 0;
+  if ('uniform' in distribution) return (distribution.uniform[1] - distribution.uniform[0]) ** 2 / 12;
+  return distribution.exponential ** 2;
 }
 
 function mostMs(distribution: Distribution): number {
@@ -191,6 +202,15 @@ export function callerUse(
       0,
     ),
   );
+  const cpuVariance = varianceMs(spec.cpuMs ?? 5) / 1e6;
+  const variance = ceilings.map((ceiling, k) => {
+    const square = requests.reduce(
+      (sum, request, i) => sum + shares[i]! * unitsOf(request, ceiling, cpu, refund, config) ** 2,
+      0,
+    );
+    const cpuShare = ceiling.rule === 'cpu' || ceiling.rule === 'graphql_cpu' ? cpuVariance : 0;
+    return Math.max(0, square - mean[k]! ** 2) + cpuShare;
+  });
   const most = ceilings.map((ceiling) =>
     Math.max(0, ...requests.map((request) => unitsOf(request, ceiling, cpuMost, 0, config))),
   );
@@ -200,6 +220,7 @@ export function callerUse(
   return {
     mean,
     most,
+    variance,
     latency: Math.max(1, meanMs(latency)) / 1000,
     paceLatency: Math.max(1, pace) / 1000,
     maxRate: spec.poll === undefined ? Number.POSITIVE_INFINITY : 1 / pollSeconds,

@@ -80,7 +80,7 @@ describe('pools in a run', () => {
           name: 'fleet',
           token: { kind: 'fine-grained', user: 'bot' },
           workers: 10,
-          behaviour: 'greedy',
+          behaviour: 'polite',
           mix: EVENTS,
           latencyMs: 20,
           pool: { users: 2, tokensPerUser: 2 },
