@@ -1,13 +1,24 @@
 /** What the engine keeps per caller and per worker while a run goes. */
-import type { LimitRule, LimitsIdentity, LimitsResource } from '../limits/index.js';
+import type { LimitRule, LimitsIdentity, LimitsResource, Ticket, Verdict } from '../limits/index.js';
 import type { Random } from './random.js';
 import type { CallerSpec } from './scenario.js';
 import type { GaugeRecorder, SeriesRecorder } from './series-recorder.js';
 import type { SimRequest } from './sim-request.js';
 import type { CallerGrant } from './simulation-report.js';
 
-/** One worker: a loop that sends a request, waits for its answer, and sends the next. */
+/**
+ * One worker: a loop that sends a request, waits for its answer, and sends the next. It is its own
+ * event in the engine's queue (it waits for one thing at a time): `next` says which, and the
+ * fields below carry what that event needs, so no event object is made per request.
+ */
 export interface Worker {
+  next: 'send' | 'answer' | 'complete';
+  /** The refusal whose answer is awaited (`answer`). */
+  verdict: Verdict | null;
+  /** The admission to settle, the CPU it cost and the status answered (`complete`). */
+  ticket: Ticket | null;
+  cpuMs: number;
+  status: number;
   readonly caller: number;
   /** The request being tried (retries keep it), or null between requests. */
   request: SimRequest | null;
@@ -66,6 +77,27 @@ export interface CallerRun {
   /** Virtual time of the next gauge sample: gauges read the store a bounded number of times per bucket. */
   nextSampleAt: number;
   readonly rules: Partial<Record<LimitRule, RuleTally>>;
+}
+
+/**
+ * A worker of caller `caller` that last started a request at `lastStart`, about to send.
+ * @example
+ * import { newWorker } from './caller-run.js';
+ * newWorker(0, 0).next; // 'send'
+ */
+export function newWorker(caller: number, lastStart: number): Worker {
+  return {
+    next: 'send',
+    verdict: null,
+    ticket: null,
+    cpuMs: 0,
+    status: 0,
+    caller,
+    request: null,
+    attempt: 0,
+    lastStart,
+    spaced: false,
+  };
 }
 
 /**

@@ -3,9 +3,9 @@
 
 import type { Limiter } from '../limiter/index.js';
 import type { SyncLimitsStore } from '../limits/index.js';
-import { limitedResponse, type Ticket, type Verdict } from '../limits/index.js';
+import { limitedResponse } from '../limits/index.js';
 import type { BehaviourRules } from './behaviour.js';
-import { addWait, type CallerRun, pickRequest, type Worker, workTaken } from './caller-run.js';
+import { addWait, type CallerRun, newWorker, pickRequest, type Worker, workTaken } from './caller-run.js';
 import { createEventQueue } from './event-queue.js';
 import { sample } from './random.js';
 import { recordRefusal, sampleGauges } from './series-gauges.js';
@@ -13,17 +13,6 @@ import { addAt, bucketOf, leastAt, peakAt } from './series-recorder.js';
 
 /** What a behaviour that reads no answer is handed. */
 const NOT_READ = { status: 0, headers: {} };
-
-type Event =
-  | { readonly type: 'send'; readonly worker: Worker }
-  | { readonly type: 'answer'; readonly worker: Worker; readonly verdict: Verdict; readonly sentAt: number }
-  | {
-      readonly type: 'complete';
-      readonly worker: Worker;
-      readonly ticket: Ticket;
-      readonly cpuMs: number;
-      readonly status: number;
-    };
 
 /** What the loop needs: the callers, their behaviours, the limiter on the virtual clock, the span. */
 export interface EngineSetup {
@@ -51,16 +40,17 @@ export interface EngineResult {
  */
 export function runEngine(setup: EngineSetup): EngineResult {
   const { runs, behaviours, limiter, clock, start, end, pollMs } = setup;
-  const queue = createEventQueue<Event>();
+  const queue = createEventQueue<Worker>();
+  const schedule = (at: number, worker: Worker, next: Worker['next']) => {
+    worker.next = next;
+    queue.push(at, worker);
+  };
   let requests = 0;
 
   runs.forEach((run, caller) => {
     const from = Math.max(start, start + (run.spec.startSeconds ?? 0) * 1000);
     for (let w = 0; w < (run.spec.workers ?? 1); w++)
-      queue.push(from, {
-        type: 'send',
-        worker: { caller, request: null, attempt: 0, lastStart: from - run.intervalMs, spaced: false },
-      });
+      queue.push(from, newWorker(caller, from - run.intervalMs));
   });
   const stopOf = runs.map((run) =>
     Math.min(
@@ -79,13 +69,12 @@ export function runEngine(setup: EngineSetup): EngineResult {
     worker.request = null;
     worker.attempt = 0;
     worker.spaced = false;
-    if (!behaviours[worker.caller]!.scheduled)
-      queue.push(nextStart(run, worker, at), { type: 'send', worker });
+    if (!behaviours[worker.caller]!.scheduled) schedule(nextStart(run, worker, at), worker, 'send');
   };
   const freeSlot = (run: CallerRun) => {
     run.pending--;
     const waiter = run.waiting.shift();
-    if (waiter !== undefined) queue.push(clock.now, { type: 'send', worker: waiter });
+    if (waiter !== undefined) schedule(clock.now, waiter, 'send');
   };
 
   function send(worker: Worker): void {
@@ -97,22 +86,19 @@ export function runEngine(setup: EngineSetup): EngineResult {
       if (workTaken(run)) return;
       // A fixed-rate client sends on its schedule, whatever the answers: its next request is due then.
       if (behaviour.scheduled)
-        queue.push(Math.max(now + 1, now + run.intervalMs), {
-          type: 'send',
-          worker: { caller: worker.caller, request: null, attempt: 0, lastStart: now, spaced: false },
-        });
+        queue.push(Math.max(now + 1, now + run.intervalMs), newWorker(worker.caller, now));
       worker.request = pickRequest(run);
       run.outstanding++;
     }
     // A client that heeds answers shares the longest wait it has been told with every worker.
     if (behaviour.sharesHold && now < run.heldUntil) {
-      queue.push(run.heldUntil, { type: 'send', worker });
+      schedule(run.heldUntil, worker, 'send');
       return;
     }
     const readyAt = behaviour.readyAt(run, worker, now);
     if (readyAt > now) {
       if (readyAt === Number.POSITIVE_INFINITY) run.waiting.push(worker);
-      else queue.push(readyAt, { type: 'send', worker });
+      else schedule(readyAt, worker, 'send');
       return;
     }
     const request = worker.request;
@@ -136,13 +122,10 @@ export function runEngine(setup: EngineSetup): EngineResult {
       if (decision !== null && !decision.allowed) {
         run.policyDenied++;
         addAt(series.denied, bucket, 1);
-        queue.push(now + latency, {
-          type: 'complete',
-          worker,
-          ticket: verdict.ticket,
-          cpuMs: 0,
-          status: decision.status,
-        });
+        worker.ticket = verdict.ticket;
+        worker.cpuMs = 0;
+        worker.status = decision.status;
+        schedule(now + latency, worker, 'complete');
         return;
       }
       run.admitted++;
@@ -152,13 +135,10 @@ export function runEngine(setup: EngineSetup): EngineResult {
       const cpuMs = sample(run.spec.cpuMs ?? 5, run.random);
       // A poll answered 304 (nothing changed since If-Modified-Since) is refunded by the service.
       const unchanged = run.spec.poll !== undefined && run.random() < run.spec.poll.unchanged;
-      queue.push(now + latency, {
-        type: 'complete',
-        worker,
-        ticket: verdict.ticket,
-        cpuMs,
-        status: unchanged ? 304 : 200,
-      });
+      worker.ticket = verdict.ticket;
+      worker.cpuMs = cpuMs;
+      worker.status = unchanged ? 304 : 200;
+      schedule(now + latency, worker, 'complete');
       return;
     }
     addAt(series.denied, bucket, 1);
@@ -175,12 +155,14 @@ export function runEngine(setup: EngineSetup): EngineResult {
     addWait(tally, now, freedAt);
     addWait(run, now, freedAt);
     recordRefusal(run, rule, verdict, now, freedAt);
-    queue.push(now + latency, { type: 'answer', worker, verdict, sentAt: now });
+    worker.verdict = verdict;
+    schedule(now + latency, worker, 'answer');
   }
 
   // A limited answer reaches the client: only now does it know, and decide.
-  function answer(event: Extract<Event, { type: 'answer' }>): void {
-    const { worker, verdict } = event;
+  function answer(worker: Worker): void {
+    const verdict = worker.verdict!;
+    worker.verdict = null;
     const run = runs[worker.caller]!;
     const behaviour = behaviours[worker.caller]!;
     const now = clock.now;
@@ -206,14 +188,16 @@ export function runEngine(setup: EngineSetup): EngineResult {
     }
     if (behaviour.sharesHold && now + wait > run.heldUntil) run.heldUntil = now + wait;
     if (wait === 0) send(worker);
-    else queue.push(now + wait, { type: 'send', worker });
+    else schedule(now + wait, worker, 'send');
   }
 
-  function complete(event: Extract<Event, { type: 'complete' }>): void {
-    const run = runs[event.worker.caller]!;
-    limiter.complete(event.ticket, { status: event.status, cpuMs: event.cpuMs });
+  function complete(worker: Worker): void {
+    const run = runs[worker.caller]!;
+    const ticket = worker.ticket!;
+    worker.ticket = null;
+    limiter.complete(ticket, { status: worker.status, cpuMs: worker.cpuMs });
     freeSlot(run);
-    if (event.status < 400) {
+    if (worker.status < 400) {
       run.inFlight--;
       run.completed++;
     }
@@ -223,17 +207,17 @@ export function runEngine(setup: EngineSetup): EngineResult {
       run.completed + run.policyDenied >= run.spec.work
     )
       run.workDoneAt = clock.now;
-    if (behaviours[event.worker.caller]!.scheduled) {
+    if (behaviours[worker.caller]!.scheduled) {
       run.outstanding--;
       return;
     }
-    moveOn(run, event.worker, clock.now);
+    moveOn(run, worker, clock.now);
   }
 
   const totalWork = runs.reduce((sum, run) => sum + (run.spec.work ?? 0), 0);
   let events = 0;
   for (let event = queue.pop(); event !== undefined; event = queue.pop()) {
-    if (event.at >= end && event.item.type === 'send') continue;
+    if (event.at >= end && event.item.next === 'send') continue;
     clock.now = event.at;
     if (setup.onProgress !== undefined && ++events % 65_536 === 0) {
       const completed = runs.reduce((sum, run) => sum + run.completed, 0);
@@ -241,10 +225,10 @@ export function runEngine(setup: EngineSetup): EngineResult {
         Number.isFinite(end) ? (event.at - start) / (end - start) : completed / Math.max(1, totalWork),
       );
     }
-    const item = event.item;
-    if (item.type === 'send') send(item.worker);
-    else if (item.type === 'answer') answer(item);
-    else complete(item);
+    const worker = event.item;
+    if (worker.next === 'send') send(worker);
+    else if (worker.next === 'answer') answer(worker);
+    else complete(worker);
   }
   return { requests, lastAt: clock.now };
 }

@@ -23,7 +23,7 @@ function deepMerge(base: unknown, over: unknown): unknown {
  * `origin` names where the overlays come from in the one-line error. Throws TOLLGATE_INVALID_INPUT.
  * @example
  * import { limitsWithOverlays } from './scenario-limits.js';
- * limitsWithOverlays([{ primary: { resources: { search: { authenticated: 10 } } } }], 'search.yaml').primary.resources.search.authenticated; // 10
+ * limitsWithOverlays([{ secondary: { content: { per_minute: 40 } } }], 'slow-content.yaml').secondary.content.perMinute; // 40
  */
 export function limitsWithOverlays(overlays: readonly unknown[], origin: string): LimitsConfig {
   let merged: unknown = limitsTable;
