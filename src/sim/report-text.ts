@@ -1,37 +1,118 @@
-/** The human report of a simulation: a table of callers, then what limited them. */
+/** The human report of a simulation: a line per caller, a row per rule that refused it, the identities. */
+import type { LimitRule } from '../limits/index.js';
 import type { Recommendation } from './recommend.js';
-import type { SimulationReport } from './simulate.js';
+import { duration, number } from './report-format.js';
+import { RULE_NAMES } from './report-rule-names.js';
+import type { CallerReport, SimulationReport } from './simulation-report.js';
 
-const number = (n: number) => n.toLocaleString('en-US');
-// Never "limited for 0 s" beside refusals: a wait under a second keeps its milliseconds.
-const seconds = (s: number) => (s >= 1 ? number(Math.round(s)) : number(Number(s.toFixed(3))));
+/** A time as a person reads it, and in seconds as the planner's lines and the JSON give it. */
+const at = (seconds: number) =>
+  seconds < 60 ? duration(seconds) : `${duration(seconds)} (${number(Math.round(seconds))} s)`;
+
+const refusedIn = (denied: Readonly<Partial<Record<LimitRule, number>>>) =>
+  Object.values(denied).reduce((sum, n) => sum + (n ?? 0), 0);
+
+function callerLine(caller: CallerReport): string {
+  const refused = refusedIn(caller.denied);
+  const parts = [
+    `sent ${number(caller.sent)}`,
+    `admitted ${number(caller.admitted)}`,
+    caller.work === null
+      ? `completed ${number(caller.completed)}`
+      : `completed ${number(caller.completed)} of ${number(caller.work)}`,
+    refused > 0
+      ? `refused ${number(refused)}`
+      : (caller.policyDenied ?? 0) > 0
+        ? 'no limit refused it'
+        : 'never refused',
+  ];
+  const notes = [
+    ...(caller.sentWhileLimited > 0
+      ? [
+          `${number(caller.sentWhileLimited)} sent while limited (the seed warns this can get an integration banned)`,
+        ]
+      : []),
+    ...((caller.policyDenied ?? 0) > 0
+      ? [`${number(caller.policyDenied ?? 0)} refused by the policy (the token may not call the endpoint)`]
+      : []),
+    ...(caller.abandoned > 0 ? [`${number(caller.abandoned)} given up`] : []),
+    ...(caller.work === null
+      ? []
+      : [caller.workDoneAt === null ? 'work not done by the end' : `work done at ${at(caller.workDoneAt)}`]),
+  ];
+  return `${caller.name}  ${caller.kind}, ${caller.behaviour}, ${caller.identity}  ${parts.join(', ')}${notes.map((note) => `; ${note}`).join('')}`;
+}
+
+/** A row per rule that refused the caller: refused, time limited, first refusal; none when never refused. */
+function ruleRows(caller: CallerReport): string[] {
+  // In the order they first refused: the first row is the rule that binds first.
+  const rules = (Object.keys(caller.rules) as LimitRule[])
+    .filter((rule) => (caller.rules[rule]?.denied ?? 0) > 0)
+    .sort(
+      (a, b) =>
+        (caller.rules[a]!.firstRefusalAt ?? Number.POSITIVE_INFINITY) -
+        (caller.rules[b]!.firstRefusalAt ?? Number.POSITIVE_INFINITY),
+    );
+  if (rules.length === 0) return [];
+  const rows = [
+    ['rule', 'refused', 'time limited', 'first refusal'],
+    ...rules.map((rule) => {
+      const met = caller.rules[rule]!;
+      return [
+        RULE_NAMES[rule],
+        number(met.denied),
+        duration(met.limitedSeconds),
+        met.firstRefusalAt === null ? '' : duration(met.firstRefusalAt),
+      ];
+    }),
+  ];
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  return rows.map((row) =>
+    `  ${row.map((cell, column) => (column === 0 ? cell.padEnd(widths[0]!) : cell.padStart(widths[column]!))).join('  ')}`.trimEnd(),
+  );
+}
+
+function grantLine(caller: CallerReport): string[] {
+  if (caller.grant.source !== 'derived') return [];
+  const held = [
+    ...(caller.grant.scopes ?? []),
+    ...Object.entries(caller.grant.permissions ?? {}).map(([slug, level]) => `${slug}=${level}`),
+  ];
+  return [
+    `  token not stated: given what its mix needs (${held.length === 0 ? 'nothing' : held.join(', ')})`,
+  ];
+}
+
+function identityLines(report: SimulationReport): string[] {
+  // One caller: its own line already says everything its identity did.
+  if (report.callers.length < 2 || report.identities.length === 0) return [];
+  return [
+    'identities (callers on one identity share its budgets)',
+    ...report.identities.map((identity) => {
+      const refused = (Object.entries(identity.denied) as [LimitRule, number][])
+        .filter(([, n]) => n > 0)
+        .map(([rule, n]) => `${RULE_NAMES[rule]} ${number(n)}`);
+      return `  ${identity.identity}  ${identity.callers.join(', ')}  admitted ${number(identity.admitted)}, ${refused.length === 0 ? 'never refused' : `refused: ${refused.join(', ')}`}`;
+    }),
+  ];
+}
 
 /**
- * One line per caller, and a recommendation where one was computed.
+ * One line per caller, a row per rule that refused it (refused, time limited, first refusal), the
+ * identities when several callers ran, and a recommendation where one was computed.
  * @example
  * import { textReport } from './report-text.js';
- * // textReport(report, []) -> 'simulated 3,600 s (seed 42)\nscraper  anonymous, greedy  sent 72,000 ...'
+ * // textReport(report, []) -> 'simulated 3,600 s (seed 4), 2,400,000 requests\ngreedy  classic, greedy, user:greedy  sent 2,400,000, ...'
  */
 export function textReport(
   report: SimulationReport,
   recommendations: readonly (Recommendation | null | undefined)[],
 ): string {
   const lines = [
-    `simulated ${number(report.seconds)} s (seed ${report.seed}), ${number(report.requests)} requests`,
+    `simulated ${number(Math.round(report.seconds * 10) / 10)} s (seed ${report.seed}), ${number(report.requests)} requests`,
   ];
   report.callers.forEach((caller, i) => {
-    const denied = Object.entries(caller.denied)
-      .map(([rule, n]) => `${rule} ${number(n ?? 0)}`)
-      .join(', ');
-    lines.push(
-      `${caller.name}  ${caller.kind}, ${caller.behaviour}  sent ${number(caller.sent)}, admitted ${number(caller.admitted)}` +
-        `${denied === '' ? ', never limited' : `, denied: ${denied}`}` +
-        `${caller.sentWhileLimited > 0 ? `; ${number(caller.sentWhileLimited)} sent while limited (the seed warns this can get an integration banned)` : ''}` +
-        `${caller.limitedSeconds > 0 ? `; limited for ${seconds(caller.limitedSeconds)} s` : ''}` +
-        `${caller.policyDenied > 0 ? `; ${number(caller.policyDenied)} refused by the policy (not served)` : ''}` +
-        `${caller.abandoned > 0 ? `; ${number(caller.abandoned)} given up` : ''}` +
-        `${caller.workDoneAt === null ? '' : `; work done at ${number(caller.workDoneAt)} s`}`,
-    );
+    lines.push(callerLine(caller), ...ruleRows(caller), ...grantLine(caller));
     const advice = recommendations[i];
     if (advice !== undefined && advice !== null)
       lines.push(
@@ -39,5 +120,6 @@ export function textReport(
           `${advice.workDoneAt === null ? '' : `, work done at ${number(advice.workDoneAt)} s`}`,
       );
   });
+  lines.push(...identityLines(report));
   return `${lines.join('\n')}\n`;
 }

@@ -18,6 +18,7 @@ import {
   readmeBlocks,
   SERVER_SETUPS,
   serverSetup,
+  simulateRuns,
   withChecks,
 } from '../support/readme.js';
 import { startServer, statusOf } from '../support/run-server.js';
@@ -281,7 +282,8 @@ describe('the packed tarball', () => {
   }, 120_000);
 
   it('runs every README `tollgate` command where the README runs it: the project or the installed package', () => {
-    const runs = cliRuns();
+    // The simulate runs have their own, stricter case below.
+    const runs = cliRuns().filter(({ args }) => args[0] !== 'simulate');
     expect(runs.length).toBeGreaterThanOrEqual(4);
     const bin = join(consumer, 'node_modules', '.bin', 'tollgate');
     for (const { args, firstLine } of runs) {
@@ -294,6 +296,43 @@ describe('the packed tarball', () => {
       } else {
         expect([0, 1], `${args.join(' ')}: ${result.stderr}`).toContain(result.code);
         expect(result.stdout.replace(/[ \t]+/g, ' ')).toContain(shown.replace(/\s+/g, ' '));
+      }
+    }
+  });
+
+  it('runs every README `tollgate simulate` command in a project that installed the package, exit 0, printing every line the README shows', {
+    timeout: 120_000,
+  }, () => {
+    const runs = simulateRuns();
+    expect(runs.length).toBeGreaterThanOrEqual(3);
+    const bin = join(consumer, 'node_modules', '.bin', 'tollgate');
+    const flat = (text: string) => text.replace(/\s+/g, ' ').trim();
+    for (const { args, shown } of runs) {
+      const command = `tollgate ${args.join(' ')}`;
+      const fromProject = args.some((arg) => arg.startsWith('node_modules/'));
+      const cwd = fromProject ? consumer : join(consumer, 'node_modules', 'tollgate');
+      const result = run(bin, args, cwd);
+      expect(result.stderr, command).toBe('');
+      expect(result.code, command).toBe(0);
+      // Each line the README shows, in order; a line cut with `...` matches up to the cut.
+      const output = result.stdout.split('\n').map(flat);
+      let from = 0;
+      for (const line of shown.filter((each) => each.trim() !== '')) {
+        const cut = flat(line.split(/\s*\(\.\.\.\)|\.\.\./)[0]!);
+        const at = output.findIndex((each, i) => i >= from && each.startsWith(cut));
+        expect(
+          at,
+          `${command}: the README shows \`${line}\`; it printed:\n${result.stdout}`,
+        ).toBeGreaterThanOrEqual(0);
+        from = at + 1;
+      }
+      const html = args.indexOf('--html');
+      if (html >= 0) {
+        const page = readFileSync(join(cwd, args[html + 1]!), 'utf8');
+        expect(page.startsWith('<!doctype html>'), command).toBe(true);
+        expect(page).toContain('<svg');
+        // Self-contained: nothing the page would load.
+        expect(page).not.toMatch(/\b(src|href)=|url\(|@import|<script/i);
       }
     }
   });

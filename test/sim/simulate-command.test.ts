@@ -23,7 +23,7 @@ describe('tollgate simulate', () => {
   it('tells the greedy client it sent requests while limited', async () => {
     const { stdout } = await run('simulate', 'examples/sim/greedy-banned.yaml');
     expect(stdout).toMatch(
-      /greedy {2}fine-grained, greedy {2}sent [\d,]+, admitted 5,000, .*sent while limited \(the seed warns this can get an integration banned\)/,
+      /greedy {2}fine-grained, greedy, user:greedy {2}sent [\d,]+, admitted 5,000, .*sent while limited \(the seed warns this can get an integration banned\)/,
     );
   });
 
@@ -96,7 +96,9 @@ describe('tollgate simulate', () => {
       'seed: 8\ncallers:\n  - name: sync\n    token: { kind: app-installation, installation: 42 }\n    work: 9000\n    workers: 4\n    pool: { installations: 3 }\n    behaviour: polite\n    mix: [{ endpoint: "GET /repos/{owner}/{repo}/issues/events" }]\n',
     );
     const text = await run('simulate', scenario);
-    expect(text.stdout).toMatch(/\nsync\[1\] {2}app-installation, polite {2}sent [\d,]+, admitted 3,000,/);
+    expect(text.stdout).toMatch(
+      /\nsync\[1\] {2}app-installation, polite, installation:42-1 {2}sent [\d,]+, admitted 3,000,/,
+    );
     expect(text.stdout).toMatch(/\npool sync {2}3 installations, 3 callers: admitted 9,000, .*/);
     const json = JSON.parse((await run('simulate', scenario, '--json')).stdout);
     expect(json.pools).toEqual([

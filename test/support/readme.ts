@@ -59,6 +59,21 @@ export function cliRuns(): { args: string[]; firstLine: string }[] {
 }
 
 /**
+ * The README's `$ tollgate simulate ...` runs, each with every output line shown under it (up to the
+ * next `$` line or the block's end): what the packed-tarball test expects the command to print.
+ */
+export function simulateRuns(): { args: string[]; shown: string[] }[] {
+  const lines = readme().split('\n');
+  return lines.flatMap((line, i) => {
+    if (!line.startsWith('$ tollgate simulate ')) return [];
+    const shown: string[] = [];
+    for (let j = i + 1; j < lines.length && !lines[j]!.startsWith('$ ') && !lines[j]!.startsWith('```'); j++)
+      shown.push(lines[j]!);
+    return [{ args: line.slice('$ tollgate '.length).trim().split(/\s+/), shown }];
+  });
+}
+
+/**
  * The block verbatim, then a check for each line `expression; // value` whose value is a literal:
  * `decision.status; // 403` appends `check("decision.status", decision.status, 403)`.
  */
