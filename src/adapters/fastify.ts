@@ -28,6 +28,9 @@ function factsOf(request: FastifyRequest): RequestFacts {
   };
 }
 
+/** Where a request's slot watch is kept (a request decorator). */
+const WATCH = 'tollgateSlotWatch';
+
 /** A gate already made (reused by several adapters) rather than its options: anything with a `check` method. */
 const isGate = (options: GateOptions | Gate): options is Gate =>
   typeof (options as Partial<Gate> | null)?.check === 'function';
@@ -86,7 +89,12 @@ export async function tollgatePlugin(
   options: (GateOptions & { readonly prefix?: string }) | Gate,
 ): Promise<void> {
   const gate = gateUnder(app.prefix, options);
-  const watches = new WeakMap<FastifyRequest, SlotWatch>();
+  // Each request's watch lives on the request, declared once with Fastify's decorator (so every
+  // request object keeps one shape): a WeakMap entry per request cost the garbage collector more
+  // than the whole gate does.
+  if (!app.hasRequestDecorator(WATCH)) app.decorateRequest(WATCH, null);
+  const watchOf = (request: FastifyRequest): SlotWatch | null =>
+    (request as FastifyRequest & { [WATCH]: SlotWatch | null })[WATCH];
   // Callback style, so a synchronous gate (memory store, synchronous lookup) costs no promise.
   app.addHook('onRequest', (request, reply, done) => {
     const facts = factsOf(request);
@@ -102,7 +110,10 @@ export async function tollgatePlugin(
           void settle.abort();
           return;
         }
-        watches.set(request, new SlotWatch(settle, request.raw.socket));
+        (request as FastifyRequest & { [WATCH]: SlotWatch | null })[WATCH] = new SlotWatch(
+          settle,
+          request.raw.socket,
+        );
       }
       reply.headers(answer.headers);
       done();
@@ -123,11 +134,11 @@ export async function tollgatePlugin(
     else proceed(answer);
   });
   app.addHook('onResponse', (request, reply, done) => {
-    watches.get(request)?.finish(reply.statusCode);
+    watchOf(request)?.finish(reply.statusCode);
     done();
   });
   app.addHook('onRequestAbort', (request, done) => {
-    watches.get(request)?.abort();
+    watchOf(request)?.abort();
     done();
   });
 }

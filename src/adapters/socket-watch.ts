@@ -8,7 +8,10 @@ interface Connection {
 }
 
 // One 'close' listener per connection, whatever the number of requests it carries (keep-alive).
-const pendingOf = new WeakMap<Connection, Set<SlotWatch>>();
+// The set lives on the socket under a symbol: one property per connection, no WeakMap lookup per
+// request (ephemeron tables cost the garbage collector on every request).
+const PENDING = Symbol('tollgate.pending');
+type Watched = Connection & { [PENDING]?: Set<SlotWatch> };
 
 /**
  * The slot of one admitted request, settled by whichever comes first: the response's end, the
@@ -30,10 +33,10 @@ export class SlotWatch {
     this.#settle = settle;
     let pending: Set<SlotWatch> | undefined;
     if (connection != null) {
-      pending = pendingOf.get(connection);
+      pending = (connection as Watched)[PENDING];
       if (pending === undefined) {
         const created = new Set<SlotWatch>();
-        pendingOf.set(connection, created);
+        (connection as Watched)[PENDING] = created;
         connection.once('close', () => {
           for (const watch of created) watch.abort();
         });

@@ -118,7 +118,13 @@ export function createTokenResolver(
     const scheme = parts[1]!.toLowerCase() === 'basic' ? 'basic' : 'bearer';
     const secret = scheme === 'basic' ? decodeBasic(parts[2]!) : parts[2]!;
     if (secret === null) return BAD_CREDENTIALS;
-    const kind = prefixes.find(([prefix]) => secret.startsWith(prefix))?.[1];
+    // A plain loop: no closure per request.
+    let kind: (typeof prefixes)[number][1] | undefined;
+    for (let i = 0; i < prefixes.length; i++)
+      if (secret.startsWith(prefixes[i]![0])) {
+        kind = prefixes[i]![1];
+        break;
+      }
     return after(lookupToken(secret, { scheme, kind, request: facts }), (token) => token ?? BAD_CREDENTIALS);
   };
 }
