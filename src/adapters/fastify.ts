@@ -110,9 +110,11 @@ export async function tollgatePlugin(
           void settle.abort();
           return;
         }
+        // Only a queued response (pipelined behind another, no socket yet) needs its connection
+        // watched: the one on the socket ends with Fastify's onResponse or onRequestAbort.
         (request as FastifyRequest & { [WATCH]: SlotWatch | null })[WATCH] = new SlotWatch(
           settle,
-          request.raw.socket,
+          reply.raw.socket === null ? request.raw.socket : null,
         );
       }
       reply.headers(answer.headers);

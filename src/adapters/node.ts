@@ -87,7 +87,9 @@ export function tollgate(
         void settle.abort();
         return;
       }
-      const watch = new SlotWatch(settle, req.socket);
+      // Only a queued response (pipelined behind another, no socket yet) needs its connection
+      // watched: the response on the socket emits 'close' when the connection goes.
+      const watch = new SlotWatch(settle, res.socket === null ? req.socket : null);
       // A response emits 'close' after 'finish' too, so this sees every ending it has.
       res.once('close', () => (res.writableFinished ? watch.finish(res.statusCode) : watch.abort()));
     }
