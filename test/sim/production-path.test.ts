@@ -3,30 +3,18 @@
 // traffic on their own limits; overlays; the request cap; bounded series; work that ends the run.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/main.js';
 import { shippedTables } from '../../src/policy/index.js';
 import { jsonChunks } from '../../src/sim/json-chunks.js';
 import { readScenario } from '../../src/sim/read-scenario.js';
 import type { CallerSpec } from '../../src/sim/scenario.js';
 import { MAX_BUCKETS } from '../../src/sim/series-recorder.js';
 import { simulate } from '../../src/sim/simulate.js';
-import { scratchFiles } from '../support/cli.js';
+import { run as cli, scratchFiles } from '../support/cli.js';
 
 const file = scratchFiles('tollgate-sim-engine-');
 const EVENTS = [{ endpoint: 'GET /repos/{owner}/{repo}/issues/events', weight: 1 }];
 const run = (durationSeconds: number, callers: CallerSpec[]) =>
   simulate({ seed: 7, durationSeconds, callers });
-
-async function cli(...args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, {
-    stdout: (t) => (stdout += t),
-    stderr: (t) => (stderr += t),
-    isTty: false,
-  });
-  return { code, stdout, stderr };
-}
 
 describe('the simulator on the production path', () => {
   it('refuses anonymous GET /notifications as the gate does: counted by the limits, never admitted', () => {
