@@ -21,7 +21,7 @@ export const HTTP_SERVERS = [
 ];
 const PATHS = ['app', 'api', 'docs', 'site'].map((repo) => `/repos/acme/${repo}/issues/events`);
 
-// [ratio name, numerator kind, denominator kind, bound the median must keep, or null]; issue 21's targets.
+// [ratio name, numerator kind, denominator kind, most the median may be, or null]; issue 21's targets.
 const RATIOS = [
   ['node+tollgate CPU / node CPU', 'node+tollgate', 'node', 1.3],
   ['node+tollgate CPU / node+peer-stack CPU', 'node+tollgate', 'node+peer-stack', 1],
@@ -122,8 +122,8 @@ function spread(values) {
 
 /**
  * Every server kind `runs` times (default 5), interleaved. Returns per kind the median figures and
- * each run's CPU µs per request; each ratio as min / median / max over the rounds (`runs` lists them
- * in round order); `targets` as name -> met (by the median), `goals` with the bound of each.
+ * each run's CPU µs per request; each ratio's value per round (`ratioRuns`, in round order) and as
+ * min / median / max (`ratios`); `targets` as `{ atMost }` on the median (issue 21).
  */
 export async function runHttpBench({ seconds = 5, warmup = 1, runs = 5, kinds = HTTP_SERVERS } = {}) {
   const perRun = Object.fromEntries(kinds.map((kind) => [kind, []]));
@@ -142,19 +142,18 @@ export async function runHttpBench({ seconds = 5, warmup = 1, runs = 5, kinds = 
       p99Ms: median(list.map((r) => r.p99Ms)),
     };
   }
+  // bench/index.mjs prints `ratioRuns` as min / median / max beside `targets` (bench-report.mjs).
+  const ratioRuns = {};
   const ratios = {};
   const targets = {};
-  const goals = {};
   for (const [name, top, bottom, bound] of RATIOS) {
     if (perRun[top] === undefined || perRun[bottom] === undefined) continue;
-    const values = perRun[top].map((r, i) => r.cpuMicrosPerRequest / perRun[bottom][i].cpuMicrosPerRequest);
-    ratios[name] = spread(values);
-    if (bound === null) continue;
-    // A bound of 1 is "below the peer"; the others are "at most".
-    const met = bound === 1 ? ratios[name].median < 1 : ratios[name].median <= bound;
-    const label = `${name} ${bound === 1 ? '< 1' : `<= ${bound}`} (median of ${runs})`;
-    targets[label] = met;
-    goals[name] = { bound, comparison: bound === 1 ? '<' : '<=', median: ratios[name].median, met };
+    ratioRuns[name] = perRun[top].map((r, i) =>
+      round2(r.cpuMicrosPerRequest / perRun[bottom][i].cpuMicrosPerRequest),
+    );
+    ratios[name] = spread(ratioRuns[name]);
+    // "Below the peer" is judged as at most 1.
+    if (bound !== null) targets[name] = { atMost: bound };
   }
-  return { runs, seconds, results, ratios, targets, goals };
+  return { runs, seconds, results, ratioRuns, ratios, targets };
 }
