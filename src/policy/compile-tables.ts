@@ -1,7 +1,8 @@
 /** The table compiler: scopes catalog, overlays merged, each endpoint compiled, routes compiled; every problem reported. */
 import type { Issue } from '../core/issue.js';
 import { issuesError } from '../core/issue.js';
-import { type RouteInput, tryCompileRoutes } from '../routes/index.js';
+import { tryCompileRoutes } from '../routes/route-tree.js';
+import type { RouteInput } from '../routes/route-types.js';
 import { compileCatalog } from './compile-catalog.js';
 import { compileEndpoint } from './compile-endpoint.js';
 import { mergeOverlays } from './merge-overlays.js';

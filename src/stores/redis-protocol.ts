@@ -1,14 +1,14 @@
 /** What goes to the limits script and what comes back: script arguments, answers as verdicts (the stored state: redis-state.ts). */
+
+import { allowedVerdict, deniedVerdict } from '../limits/answers.js';
 import {
   AdmissionTicket,
   type AdmitEvent,
-  allowedVerdict,
   type CompleteEvent,
-  deniedVerdict,
-  type LimitsConfig,
   type ReleaseEvent,
-  type Verdict,
-} from '../limits/index.js';
+} from '../limits/limit-event.js';
+import type { LimitsConfig } from '../limits/limits-config.js';
+import type { Verdict } from '../limits/verdict.js';
 import { SCRIPT_RESOURCES, SCRIPT_RULES } from './redis-script.js';
 
 /** The script's answer: numbers only (Lua tables become arrays). */

@@ -2,8 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { TollgateError } from '../core/errors.js';
 import { type Issue, issuesError } from '../core/issue.js';
-import type { PolicyTables, RawPermissionsTable } from '../policy/index.js';
-import { compileTables, shippedSources } from '../policy/index.js';
+import { compileTables } from '../policy/compile-tables.js';
+import { shippedSources } from '../policy/shipped-tables.js';
+import type { PolicyTables, RawPermissionsTable } from '../policy/tables.js';
 import { loadTableText } from './load-table-text.js';
 
 /** Reads a file as text, turning an unreadable file into a TollgateError naming it. */
