@@ -15,7 +15,7 @@ export type { TableSource, TableSources } from './table-sources.js';
  * Compiles the tables, returning every problem found; `tables` is present only when there are none.
  * @example
  * import { compileTables } from 'tollgate/policy';
- * import { shippedSources } from 'tollgate/tables';
+ * import { shippedSources } from 'tollgate/policy';
  * const { tables, issues } = compileTables(shippedSources);
  * issues.length; // 0
  */
@@ -53,8 +53,8 @@ export function compileTables(sources: TableSources): { tables?: PolicyTables; i
 /**
  * Like `compileTables`, but throws one TollgateError (code TOLLGATE_INVALID_TABLE) listing every problem.
  * @example
- * import { compileTablesOrThrow } from 'tollgate/policy';
- * import { shippedSources } from 'tollgate/tables';
+ * import { compileTablesOrThrow } from './compile-tables.js';
+ * import { shippedSources } from 'tollgate/policy';
  * compileTablesOrThrow(shippedSources).endpoints.length; // 535
  */
 export function compileTablesOrThrow(sources: TableSources): PolicyTables {
