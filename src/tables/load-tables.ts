@@ -7,7 +7,13 @@ import { shippedSources } from '../policy/shipped-tables.js';
 import type { PolicyTables, RawPermissionsTable } from '../policy/tables.js';
 import { loadTableText } from './load-table-text.js';
 
-/** Reads a file as text, turning an unreadable file into a TollgateError naming it. */
+/**
+ * Reads a file as text, turning an unreadable file into a TollgateError naming it.
+ * @example
+ * import { loadTableText, readTextFile } from 'tollgate/tables';
+ * const loaded = loadTableText(readTextFile('data/scopes.yaml'), 'data/scopes.yaml', 'scopes');
+ * loaded.issues.length; // 0
+ */
 export function readTextFile(file: string): string {
   try {
     return readFileSync(file, 'utf8');
