@@ -1,14 +1,11 @@
 /** The rule nearest exhaustion of an admitted request, for the IETF `RateLimit` fields (`standardHeaders`). */
-import type { AdmitRequest, Limiter } from '../limiter/index.js';
-import {
-  type IdentityState,
-  type LimitsIdentity,
-  type LimitsStore,
-  nearestRule,
-  pointCost,
-  type RuleStanding,
-  type Verdict,
-} from '../limits/index.js';
+import type { AdmitRequest, Limiter } from '../limiter/limiter.js';
+import type { LimitsIdentity } from '../limits/identity.js';
+import type { IdentityState } from '../limits/identity-state.js';
+import type { LimitsStore } from '../limits/limits-store.js';
+import { nearestRule, type RuleStanding } from '../limits/nearest-rule.js';
+import { pointCost } from '../limits/point-cost.js';
+import type { Verdict } from '../limits/verdict.js';
 import type { MaybePromise } from './maybe-async.js';
 
 /**
