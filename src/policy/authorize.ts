@@ -2,11 +2,11 @@
 // Hot path: every request runs through here; `npm run bench` guards it.
 import { TollgateError } from '../core/errors.js';
 import { showText } from '../core/show-text.js';
-import { matchRoute } from '../routes/route-tree.js';
+import { BAD_PATH, located, locateRoute, NO_ROUTE } from '../routes/locate-route.js';
 import { type EntryPlan, planEntry, scopeMasks, type VisibilityPlan } from './entry-plan.js';
 import { evaluateEndpoint } from './evaluate-endpoint.js';
 import { type Outcome, outcome } from './outcome.js';
-import type { EndpointMatch, PolicyMatch, UnmatchedRequest } from './policy-match.js';
+import type { PolicyMatch, UnmatchedRequest } from './policy-match.js';
 import { type PolicyOptions, type ResolvedPolicyOptions, resolvePolicyOptions } from './policy-options.js';
 import type { PolicyTables } from './tables.js';
 import { createTokenReader, slugIndexes, type TokenView } from './token-view.js';
@@ -22,6 +22,7 @@ const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze(Object.create(
 const EMPTY_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 const NO_REQUIREMENT = Object.freeze({ fineGrained: null, classic: null });
 const EMPTY_REQUEST: PolicyRequest = Object.freeze({ method: '', path: '' });
+const NO_CONTEXT: ResourceContext = Object.freeze({});
 const METHODS: ReadonlySet<string> = new Set(HTTP_METHODS);
 const ASCII_LETTERS = /^[A-Za-z]+$/;
 
@@ -125,37 +126,56 @@ export function createPolicy(tables: PolicyTables, options: PolicyOptions = {}):
     method: '',
     detail: 'the request or its context could not be read',
   });
+  const UNREADABLE_REQUEST = -3;
 
-  function match(request: PolicyRequest): PolicyMatch {
+  // What the last locate read besides its answer (`located` holds the route's params or the bad
+  // path's message): copied out right after each call, before any caller code (a token's getter)
+  // could run another.
+  let lastMethod = '';
+  let lastPath = '';
+  let lastApiVersion: string | null = null;
+
+  // The first stage without its answer object: a route index, NO_ROUTE, BAD_PATH or UNREADABLE_REQUEST.
+  function locate(request: PolicyRequest): number {
     try {
-      return matchRequest(request);
+      // Requests come from the wire: anything that is not an object reads as empty.
+      if (request === null || typeof request !== 'object') request = EMPTY_REQUEST;
+      const method = methodOf(request.method);
+      const path = typeof request.path === 'string' ? request.path : '';
+      lastMethod = method;
+      lastPath = path;
+      let route = locateRoute(tables.routes, method, path);
+      // HTTP: a HEAD request is answered like the GET of the same resource, without a body.
+      if (route === NO_ROUTE && method === 'HEAD') route = locateRoute(tables.routes, 'GET', path);
+      // \`null\` is how many header readers say "not sent": treated as absent.
+      if (route >= 0) lastApiVersion = request.apiVersion ?? null;
+      return route;
     } catch {
-      return UNREADABLE;
+      return UNREADABLE_REQUEST;
     }
   }
 
-  function matchRequest(request: PolicyRequest): PolicyMatch {
-    // Requests come from the wire: anything that is not an object reads as empty.
-    if (request === null || typeof request !== 'object') request = EMPTY_REQUEST;
-    const method = methodOf(request.method);
-    const path = typeof request.path === 'string' ? request.path : '';
-    let found = matchRoute(tables.routes, method, path);
-    // HTTP: a HEAD request is answered like the GET of the same resource, without a body.
-    if (found.kind === 'no_match' && method === 'HEAD') found = matchRoute(tables.routes, 'GET', path);
-    if (found.kind === 'bad_path') return { kind: 'bad_path', method, detail: found.message };
-    if (found.kind === 'no_match') return { kind: 'no_match', method, detail: path.split('?')[0]! };
+  // The unmatched request locate's negative answer stands for.
+  function unmatchedOf(route: number): UnmatchedRequest {
+    if (route === UNREADABLE_REQUEST) return UNREADABLE;
+    if (route === BAD_PATH) return { kind: 'bad_path', method: lastMethod, detail: located.message };
+    return { kind: 'no_match', method: lastMethod, detail: lastPath.split('?')[0]! };
+  }
+
+  function match(request: PolicyRequest): PolicyMatch {
+    const route = locate(request);
+    if (route < 0) return unmatchedOf(route);
     return {
       kind: 'endpoint',
-      entry: plans[found.route]!.entry,
-      params: found.params,
-      method,
-      // \`null\` is how many header readers say "not sent": treated as absent.
-      apiVersion: request.apiVersion ?? null,
-      route: found.route,
+      entry: plans[route]!.entry,
+      params: located.params,
+      method: lastMethod,
+      apiVersion: lastApiVersion,
+      route,
     };
   }
 
-  function decideMatch(matched: PolicyMatch, token: Token, context: ResourceContext = {}): Decision {
+  function decideMatch(matched: PolicyMatch, token: Token, context: ResourceContext = NO_CONTEXT): Decision {
     const view = readToken(token);
     if (matched.kind !== 'endpoint') return unmatched(matched.kind, matched.detail, matched.method, view);
     const plan = plans[matched.route];
@@ -164,45 +184,47 @@ export function createPolicy(tables: PolicyTables, options: PolicyOptions = {}):
         'TOLLGATE_INVALID_INPUT',
         `policy.decide: the match of \`${matched.entry.key}\` was made by another policy; match the request with this one`,
       );
-    try {
-      return evaluate(matched, plan, view, context);
-    } catch {
-      return unmatched('bad_path', UNREADABLE.detail, '', view);
-    }
+    return evaluate(plan, matched.params, matched.apiVersion, view, context);
   }
 
-  function authorize(request: PolicyRequest, token: Token, context: ResourceContext = {}): Decision {
-    return decideMatch(match(request), token, context);
+  // decide(match(request)) without the match's object: the stages' values carried in locals.
+  function authorize(request: PolicyRequest, token: Token, context: ResourceContext = NO_CONTEXT): Decision {
+    const route = locate(request);
+    if (route < 0) {
+      const unknown = unmatchedOf(route);
+      return unmatched(unknown.kind, unknown.detail, unknown.method, readToken(token));
+    }
+    const params = located.params;
+    const apiVersion = lastApiVersion;
+    return evaluate(plans[route]!, params, apiVersion, readToken(token), context);
   }
 
   function evaluate(
-    matched: EndpointMatch,
     plan: EntryPlan,
+    params: Readonly<Record<string, string>>,
+    apiVersion: string | null,
     view: TokenView,
     context: ResourceContext,
   ): Decision {
-    // Contexts come from the server: anything that is not an object reads as empty.
-    if (context === null || typeof context !== 'object') context = {};
-    const visibility =
-      context.visibility !== 'public' && !plan.entry.resourceless ? plan.private : plan.public;
-    const apiVersion = matched.apiVersion;
-    if (apiVersion !== null && !resolved.apiVersions.has(apiVersion)) {
-      const message = `unsupported API version \`${showText(String(apiVersion))}\`; supported: ${[...resolved.apiVersions].join(', ')}`;
-      return decide(
-        outcome(false, 400, 'unsupported_api_version', message),
-        plan,
-        visibility,
-        matched.params,
-        view,
-      );
+    try {
+      // Contexts come from the server: anything that is not an object reads as empty.
+      if (context === null || typeof context !== 'object') context = NO_CONTEXT;
+      const visibility =
+        context.visibility !== 'public' && !plan.entry.resourceless ? plan.private : plan.public;
+      if (apiVersion !== null && !resolved.apiVersions.has(apiVersion)) {
+        const message = `unsupported API version \`${showText(String(apiVersion))}\`; supported: ${[...resolved.apiVersions].join(', ')}`;
+        return decide(
+          outcome(false, 400, 'unsupported_api_version', message),
+          plan,
+          visibility,
+          params,
+          view,
+        );
+      }
+      return decide(evaluateEndpoint(plan, params, view, context, repoMask), plan, visibility, params, view);
+    } catch {
+      return unmatched('bad_path', UNREADABLE.detail, '', view);
     }
-    return decide(
-      evaluateEndpoint(plan, matched.params, view, context, repoMask),
-      plan,
-      visibility,
-      matched.params,
-      view,
-    );
   }
 
   return { authorize, match, decide: decideMatch, tables, options: resolved };

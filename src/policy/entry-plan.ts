@@ -3,6 +3,7 @@ export type { PermissionAlternative } from './permission-denial.js';
 
 import { type Outcome, outcome } from './outcome.js';
 import { type PermissionAlternative, permissionDenial } from './permission-denial.js';
+import { MASKED_PERMISSIONS, needMask } from './permission-masks.js';
 import type { ResolvedPolicyOptions } from './policy-options.js';
 import type { EndpointEntry, PolicyTables } from './tables.js';
 import { LEVEL_CODES } from './token-view.js';
@@ -35,6 +36,8 @@ export interface EntryPlan {
   readonly entry: EndpointEntry;
   readonly quoted: string;
   readonly fineGrained: readonly PermissionAlternative[] | null;
+  /** `fineGrained` as need masks (see permission-masks.ts); null without it or past MASKED_PERMISSIONS. */
+  readonly permissionMasks: readonly number[] | null;
   /** When the endpoint needs exactly one permission: the refusal of every token that lacks it. */
   readonly singlePermissionDenial: Outcome | null;
   readonly public: VisibilityPlan;
@@ -161,6 +164,10 @@ export function planEntry(
     entry,
     quoted,
     fineGrained,
+    permissionMasks:
+      fineGrained === null || slugIndex.size > MASKED_PERMISSIONS
+        ? null
+        : fineGrained.map((alternative) => needMask(alternative, slugIndex.size)),
     singlePermissionDenial: single
       ? deepFreeze(
           permissionDenial(quoted, fineGrained!, new Uint8Array(0), !entry.additional && entry.tokensShown),

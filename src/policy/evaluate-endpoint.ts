@@ -1,22 +1,13 @@
 /** The checks after route matching, in DESIGN.md section 2's order: anonymous, token kind, public data, existence hiding, owner, requirement. */
 // Hot path: every matched request runs through here; `npm run bench` guards it. Allowed and most
 // denied answers are outcomes the plan built once; only a missing permission or scope is computed.
-import type { EntryPlan, PermissionAlternative, VisibilityPlan } from './entry-plan.js';
+import type { EntryPlan, VisibilityPlan } from './entry-plan.js';
 import { NOTHING, type Outcome, outcome } from './outcome.js';
 import { permissionDenial } from './permission-denial.js';
+import { meetsLevels, meetsMasks } from './permission-masks.js';
 import { missingScopes, scopesMeet, smallestMissing } from './requirement.js';
 import { selects, type TokenView } from './token-view.js';
 import type { ResourceContext } from './types.js';
-
-// Each alternative's slugs checked against the token's level codes: no property lookups per request.
-function meets(alternatives: readonly PermissionAlternative[], levels: Uint8Array): boolean {
-  outer: for (let a = 0; a < alternatives.length; a++) {
-    const { indexes, codes } = alternatives[a]!;
-    for (let i = 0; i < indexes.length; i++) if (!(levels[indexes[i]!]! >= codes[i]!)) continue outer;
-    return true;
-  }
-  return false;
-}
 
 // Messages name each missing alternative: "`issues=read` or `pull_requests=read`". Built with
 // plain loops: denials are common on the hot path too (a token probing what it may do).
@@ -126,7 +117,10 @@ export function evaluateEndpoint(
   }
 
   const alternatives = plan.fineGrained!;
-  if (meets(alternatives, view.levels)) return outcomes.permissionsMet;
+  // One `&` per alternative on small catalogs (the shipped one has 14 permissions); level codes past that.
+  const masks = plan.permissionMasks;
+  if (masks !== null ? meetsMasks(masks, view.grantMask) : meetsLevels(alternatives, view.levels))
+    return outcomes.permissionsMet;
   // One permission needed: what is missing is always that permission, worked out once.
   return (
     plan.singlePermissionDenial ??

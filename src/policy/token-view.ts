@@ -2,6 +2,7 @@
 import { TollgateError } from '../core/errors.js';
 import { didYouMean } from '../core/suggest.js';
 import { tokenProblem } from './check-token.js';
+import { grantMask } from './permission-masks.js';
 import { heldScopes } from './scope-closure.js';
 import type { PolicyTables } from './tables.js';
 import { type Level, type PermissionToken, TOKEN_KINDS, type Token, type TokenKind } from './types.js';
@@ -22,6 +23,8 @@ export interface TokenView {
   readonly scopesHeader: string;
   /** Per catalog slug index, the level code granted (0: none). */
   readonly levels: Uint8Array;
+  /** `levels` as a grant mask (see permission-masks.ts); 0 for other kinds. */
+  readonly grantMask: number;
   /** The permissions as granted (own properties only). */
   readonly granted: Readonly<Record<string, Level>>;
   /** Selected repositories as `owner/repo`, ASCII-folded; null for `'all'`. */
@@ -98,6 +101,7 @@ export function createTokenReader(
         held: heldScopes(token.scopes, tables.scopeClosure),
         scopesHeader: token.scopes.join(', '),
         levels: NO_LEVELS,
+        grantMask: 0,
         granted: NO_GRANT,
         selection: null,
       };
@@ -110,19 +114,22 @@ export function createTokenReader(
         held: NOTHING_HELD,
         scopesHeader: '',
         levels: NO_LEVELS,
+        grantMask: 0,
         granted: NO_GRANT,
         selection: null,
       };
     const { permissions, repositories } = token as PermissionToken;
     const granted: Record<string, Level> = {};
     for (const slug of Object.keys(permissions)) granted[slug] = permissions[slug]!;
+    const levels = permissionLevels(granted);
     return {
       kind: token.kind,
       kindIndex: TOKEN_KINDS.indexOf(token.kind),
       heldMask: 0,
       held: NOTHING_HELD,
       scopesHeader: '',
-      levels: permissionLevels(granted),
+      levels,
+      grantMask: grantMask(levels),
       granted: Object.freeze(granted),
       selection: repositories === 'all' ? null : repositories.map(foldAscii),
     };

@@ -1,6 +1,7 @@
 /** Compiles the route trie into a deterministic automaton (subset construction), so matching never backtracks. */
 import { TollgateError } from '../core/errors.js';
 import { buildEdgeIndex, type EdgeIndex } from './edge-index.js';
+import { buildEdgeTable, type EdgeTable } from './edge-table.js';
 import type { TrieNode } from './route-trie.js';
 
 /** A state of the automaton: where to go on the next segment, and which route wins if the path ends here. */
@@ -13,12 +14,15 @@ export interface State {
   readonly leaves: Map<string, number>;
   /** `next` indexed for lookup by offsets in the target (filled once `next` is complete). */
   edges: EdgeIndex<State>;
+  /** `next` again as one open-addressed array: the fast path's lookup, fewer objects to read. */
+  table: EdgeTable<State>;
   /** `leaves` as two parallel arrays, a few `===` being cheaper than hashing the method. */
   readonly methods: readonly string[];
   readonly routes: readonly number[];
 }
 
 const NO_EDGES: EdgeIndex<State> = buildEdgeIndex(new Map());
+const NO_TABLE: EdgeTable<State> = buildEdgeTable(new Map());
 
 /** The compiled automaton and its size. */
 export interface Automaton {
@@ -60,7 +64,7 @@ function leavesOf(nodes: readonly TrieNode[]): Map<string, number> {
  * Subset construction. A state is an ordered list of trie nodes; the start state is `[root]`; on
  * segment `s` a state goes to `step(list, s)` for each static `s` its nodes mention, and to
  * `step(list, null)` on any other segment. States are memoized by their lists' node ids, and all
- * are built here, at load, so a match is one lookup per segment (`edges` in place on the fast
+ * are built here, at load, so a match is one lookup per segment (`table` in place on the fast
  * path, the `next` Map on the careful one).
  *
  * Worked example, two POST routes:
@@ -101,7 +105,7 @@ export function buildAutomaton(root: TrieNode, maxStates = 100_000): Automaton {
       const leaves = leavesOf(nodes);
       const methods = [...leaves.keys()];
       const routes = [...leaves.values()];
-      state = { next: new Map(), other: null, leaves, edges: NO_EDGES, methods, routes };
+      state = { next: new Map(), other: null, leaves, edges: NO_EDGES, table: NO_TABLE, methods, routes };
       states.set(key, state);
       pending.push([nodes, state]);
     }
@@ -122,7 +126,11 @@ export function buildAutomaton(root: TrieNode, maxStates = 100_000): Automaton {
       }
     }
   }
-  for (const state of states.values()) if (state.next.size > 0) state.edges = buildEdgeIndex(state.next);
+  for (const state of states.values()) {
+    if (state.next.size === 0) continue;
+    state.edges = buildEdgeIndex(state.next);
+    state.table = buildEdgeTable(state.next);
+  }
   return { start, stateCount: states.size };
 }
 

@@ -13,6 +13,11 @@ export interface ParamPlan {
   readonly stripGit: readonly boolean[];
   /** True when the last parameter is multi-segment: it runs to the path's end. */
   readonly multi: boolean;
+  /**
+   * The same, flattened for readParams: per parameter its name, its position, then 1 to strip
+   * `.git` (0 not), then 2 for the multi-segment one: one array to read per match instead of three.
+   */
+  readonly steps: readonly (string | number)[];
 }
 
 /**
@@ -21,7 +26,8 @@ export interface ParamPlan {
  * import { planParams } from './param-plan.js';
  * import { parseTemplate } from './parse-template.js';
  * planParams(parseTemplate('/repos/{owner}/{repo}/contents/{path}', 'path', [], ['repo']));
- * // { names: ['owner', 'repo', 'path'], positions: [1, 2, 4], stripGit: [false, true, false], multi: true }
+ * // { names: ['owner', 'repo', 'path'], positions: [1, 2, 4], stripGit: [false, true, false], multi: true,
+ * //   steps: ['owner', 1, 0, 'repo', 2, 1, 'path', 4, 2] }
  */
 export function planParams(template: readonly TemplateSegment[]): ParamPlan {
   const names: string[] = [];
@@ -35,7 +41,10 @@ export function planParams(template: readonly TemplateSegment[]): ParamPlan {
     stripGit.push(segment.kind === 'param' && segment.stripGit);
     multi = segment.kind === 'multi';
   });
-  return { names, positions, stripGit, multi };
+  const steps: (string | number)[] = [];
+  for (let p = 0; p < names.length; p++)
+    steps.push(names[p]!, positions[p]!, multi && p === names.length - 1 ? 2 : stripGit[p] ? 1 : 0);
+  return { names, positions, stripGit, multi, steps };
 }
 
 /**
@@ -59,18 +68,18 @@ export function readParams(
 ): Record<string, string> | null {
   // Inherits nothing: parameter names come from tables, and a `__proto__` name must stay a plain key.
   const params = newParams();
-  const { names, positions, stripGit } = plan;
-  const last = names.length - 1;
-  for (let p = 0; p <= last; p++) {
-    const position = positions[p]!;
+  const steps = plan.steps;
+  for (let s = 0; s < steps.length; s += 3) {
+    const position = steps[s + 1] as number;
+    const how = steps[s + 2] as number;
     const start = bounds[position]!;
-    let end = p === last && plan.multi ? bounds[count]! - 1 : bounds[position + 1]! - 1;
+    let end = how === 2 ? bounds[count]! - 1 : bounds[position + 1]! - 1;
     // `app.git` names the repository `app`, as the service's git URLs do: cut before slicing.
-    if (stripGit[p] && target.charCodeAt(end - 1) === 116 /* 't' */ && target.startsWith('.git', end - 4)) {
+    if (how === 1 && target.charCodeAt(end - 1) === 116 /* 't' */ && target.startsWith('.git', end - 4)) {
       if (end - start === 4) return null;
       end -= 4;
     }
-    params[names[p]!] = target.slice(start, end);
+    params[steps[s] as string] = target.slice(start, end);
   }
   return params;
 }

@@ -1,21 +1,12 @@
 /** The route matcher: compiles endpoint templates once, then matches raw request targets to them. */
 // Hot path: matchRoute runs on every request; the bench guards it.
 import { TollgateError } from '../core/errors.js';
-import type { Automaton } from './build-automaton.js';
-import { buildAutomaton, routeFor } from './build-automaton.js';
-import { findEdge, findEdgeFolded } from './edge-index.js';
-import { matchCarefully } from './match-carefully.js';
-import { type ParamPlan, planParams, readParams } from './param-plan.js';
-import { parseTemplate, type TemplateSegment } from './parse-template.js';
+import { buildAutomaton } from './build-automaton.js';
+import { BAD_PATH, type CompiledTree, located, locateRoute } from './locate-route.js';
+import { planParams } from './param-plan.js';
+import { parseTemplate } from './parse-template.js';
 import { createRouteTrie, insertRoute } from './route-trie.js';
 import type { RouteInput, RouteIssue, RouteMatch, RouteTree } from './route-types.js';
-import { scanPath, scratch } from './scan-path.js';
-
-interface CompiledTree extends RouteTree {
-  readonly automaton: Automaton;
-  readonly templates: readonly (readonly TemplateSegment[])[];
-  readonly plans: readonly ParamPlan[];
-}
 
 const NO_MATCH: RouteMatch = Object.freeze({ kind: 'no_match' });
 
@@ -104,37 +95,9 @@ export function compileRoutes(routes: readonly RouteInput[]): RouteTree {
  * // { kind: 'matched', route: 0, params: { owner: 'Octo', repo: 'app', path: 'docs/a b.md' } }
  */
 export function matchRoute(tree: RouteTree, method: string, target: string): RouteMatch {
-  const compiled = tree as CompiledTree;
-  const count = scanPath(target);
-  if (count < 0) return matchCarefully(compiled, method, target);
-  // Fast path: a plain path, walked by the segment offsets scanPath left in scratch.bounds.
-  const bounds = scratch.bounds;
-  let state = compiled.automaton.start;
-  for (let i = 0; i < count; i++) {
-    const from = bounds[i]!;
-    const to = bounds[i + 1]! - 1;
-    let next = findEdge(state.edges, target, from, to);
-    if (next === undefined) {
-      // A listed segment in other letter case: the careful path decides (or refuses) it. Only
-      // statics of the segment's length can be one, so most parameter values cost two reads.
-      const edges = state.edges;
-      const length = to - from;
-      if (
-        length <= edges.maxLength &&
-        edges.byLength[length] !== edges.byLength[length + 1] &&
-        findEdgeFolded(edges, target, from, to) !== undefined
-      )
-        return matchCarefully(compiled, method, target);
-      if (state.other === null) return NO_MATCH;
-      next = state.other;
-    }
-    state = next;
-  }
-  const route = routeFor(state, method);
-  if (route < 0) return NO_MATCH;
-  const params = readParams(compiled.plans[route]!, target, bounds, count);
-  if (params === null) return matchCarefully(compiled, method, target);
-  return { kind: 'matched', route, params };
+  const route = locateRoute(tree, method, target);
+  if (route >= 0) return { kind: 'matched', route, params: located.params };
+  return route === BAD_PATH ? { kind: 'bad_path', message: located.message } : NO_MATCH;
 }
 
 /**

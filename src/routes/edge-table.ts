@@ -1,0 +1,87 @@
+/** A state's static transitions in one open-addressed array, probed by a segment's offsets: no slice, no string hash. */
+// Hot path: findSlot runs once per segment of every plain request; the bench guards it.
+
+/**
+ * Slots of `[text, target]` pairs, flattened: slot `i` is `slots[2 * i]` (its text, or null when
+ * empty) and `slots[2 * i + 1]` (its target). `mask + 1` slots, at most half of them full.
+ */
+export interface EdgeTable<T> {
+  readonly slots: readonly (string | T | null)[];
+  readonly mask: number;
+}
+
+/** findSlot's answer when no static is the segment, but one is in other ASCII letter case. */
+export const FOLDED_SLOT = -2;
+/** findSlot's answer when no static is the segment in any letter case. */
+export const NO_SLOT = -1;
+
+// The segment's length and three of its characters, ASCII letters folded to lower case (`| 32`
+// also moves a few punctuation codes, harmless in a hash): a static in other letter case lands on
+// the same probe sequence as the static itself, so one probe finds both kinds of answer.
+function hashOf(target: string, from: number, to: number): number {
+  const length = to - from;
+  return (
+    (length * 0x9e3) ^
+    ((target.charCodeAt(from) | 32) * 0x2f) ^
+    ((target.charCodeAt(from + (length >> 1)) | 32) * 7) ^
+    (target.charCodeAt(to - 1) | 32)
+  );
+}
+
+// ASCII upper case to lower case by char code; every other code unchanged.
+const lower = (code: number): number => (code >= 65 && code <= 90 ? code + 32 : code);
+
+function foldedEqual(text: string, target: string, from: number): boolean {
+  for (let i = 0; i < text.length; i++)
+    if (lower(text.charCodeAt(i)) !== lower(target.charCodeAt(from + i))) return false;
+  return true;
+}
+
+/**
+ * Builds the table of a state's transitions (static segment text to next state).
+ * @example
+ * import { buildEdgeTable, findSlot } from './edge-table.js';
+ * const table = buildEdgeTable(new Map([['repos', 1], ['orgs', 2]]));
+ * table.slots[findSlot(table, '/orgs/x', 1, 5) + 1]; // 2
+ */
+export function buildEdgeTable<T>(edges: ReadonlyMap<string, T>): EdgeTable<T> {
+  let size = 1;
+  while (size < edges.size * 2) size *= 2;
+  const mask = size - 1;
+  const slots: (string | T | null)[] = new Array(size * 2).fill(null);
+  for (const [text, target] of edges) {
+    if (text === '') continue; // no plain path has an empty segment
+    let i = hashOf(text, 0, text.length) & mask;
+    while (slots[2 * i] !== null) i = (i + 1) & mask;
+    slots[2 * i] = text;
+    slots[2 * i + 1] = target;
+  }
+  return { slots, mask };
+}
+
+/**
+ * Where `target.slice(from, to)` (a non-empty segment) sits in the table: the index in `slots` of
+ * the static equal to it (compared raw, case-sensitively; its target follows it), else
+ * FOLDED_SLOT when a static equals it once ASCII letter case is ignored (`ACTIONS` for `actions`:
+ * case-insensitive routers read it as that static, so the careful path decides), else NO_SLOT.
+ * The same answers as findEdge, then findEdgeFolded, over the same statics.
+ * @example
+ * import { buildEdgeTable, findSlot } from './edge-table.js';
+ * const table = buildEdgeTable(new Map([['issues', 'I']]));
+ * table.slots[findSlot(table, '/repos/o/r/issues', 11, 17) + 1]; // 'I'
+ * findSlot(table, '/repos/o/r/ISSUES', 11, 17); // -2 (FOLDED_SLOT)
+ * findSlot(table, '/repos/o/r/7', 11, 12); // -1 (NO_SLOT)
+ */
+export function findSlot<T>(table: EdgeTable<T>, target: string, from: number, to: number): number {
+  const { slots, mask } = table;
+  const length = to - from;
+  let folded = false;
+  for (let i = hashOf(target, from, to) & mask; ; i = (i + 1) & mask) {
+    const text = slots[2 * i] as string | null;
+    if (text === null) return folded ? FOLDED_SLOT : NO_SLOT;
+    if (text.length !== length) continue;
+    if (target.startsWith(text, from)) return 2 * i;
+    // An exact match may still follow in the probe sequence: keep looking before saying folded.
+    if (!folded && foldedEqual(text, target, from)) folded = true;
+  }
+}
