@@ -1,6 +1,7 @@
 /** What the engine keeps per caller and per worker while a run goes. */
 import type { LimitRule, LimitsIdentity, LimitsResource, Ticket, Verdict } from '../limits/index.js';
 import type { Random } from './random.js';
+import type { IdentityTrack, RefusalMemo } from './refusal-memo.js';
 import type { CallerSpec } from './scenario.js';
 import type { GaugeRecorder, SeriesRecorder } from './series-recorder.js';
 import type { SimRequest } from './sim-request.js';
@@ -13,6 +14,9 @@ import type { CallerGrant } from './simulation-report.js';
  */
 export interface Worker {
   next: 'send' | 'answer' | 'complete';
+  /** When the worker is due, and its place among workers due then (see WorkerAgenda). */
+  at: number;
+  seq: number;
   /** The refusal whose answer is awaited (`answer`). */
   verdict: Verdict | null;
   /** The admission to settle, the CPU it cost and the status answered (`complete`). */
@@ -22,6 +26,8 @@ export interface Worker {
   readonly caller: number;
   /** The request being tried (retries keep it), or null between requests. */
   request: SimRequest | null;
+  /** Its index in the caller's requests (and memos). */
+  pick: number;
   /** Failures of the current request so far. */
   attempt: number;
   /** When this worker last started a request, for pacing. */
@@ -44,6 +50,10 @@ export interface CallerRun {
   readonly identity: LimitsIdentity;
   readonly requests: readonly SimRequest[];
   readonly cumulative: readonly number[];
+  /** Per request, its last refusal while the store would repeat it (see refusal-memo.ts). */
+  readonly memos: readonly RefusalMemo[];
+  /** The caller's identity as the engine tracks it: shared by every caller of that identity. */
+  readonly track: IdentityTrack;
   /** ms between two starts of one worker at the offered rate (0: as fast as answers come). */
   readonly intervalMs: number;
   readonly random: Random;
@@ -88,12 +98,15 @@ export interface CallerRun {
 export function newWorker(caller: number, lastStart: number): Worker {
   return {
     next: 'send',
+    at: 0,
+    seq: 0,
     verdict: null,
     ticket: null,
     cpuMs: 0,
     status: 0,
     caller,
     request: null,
+    pick: -1,
     attempt: 0,
     lastStart,
     spaced: false,
@@ -101,14 +114,15 @@ export function newWorker(caller: number, lastStart: number): Worker {
 }
 
 /**
- * The caller's next request, drawn from its mix by weight.
+ * The index of the caller's next request, drawn from its mix by weight.
  * @example
- * // pickRequest(run) -> one of run.requests, each with its mix weight's share
+ * // pickRequest(run) -> an index of run.requests, each with its mix weight's share
  */
-export function pickRequest(run: CallerRun): SimRequest {
+export function pickRequest(run: CallerRun): number {
   const draw = run.random();
-  for (let i = 0; i < run.cumulative.length; i++) if (draw < run.cumulative[i]!) return run.requests[i]!;
-  return run.requests[run.requests.length - 1]!;
+  const cumulative = run.cumulative;
+  for (let i = 0; i < cumulative.length; i++) if (draw < cumulative[i]!) return i;
+  return run.requests.length - 1;
 }
 
 /**
