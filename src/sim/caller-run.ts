@@ -2,6 +2,7 @@
 import type { LimitRule, LimitsIdentity, LimitsResource, Ticket, Verdict } from '../limits/index.js';
 import type { Random } from './random.js';
 import type { IdentityTrack, RefusalMemo } from './refusal-memo.js';
+import type { RefusalTarget } from './refusal-target.js';
 import type { CallerSpec } from './scenario.js';
 import type { GaugeRecorder, SeriesRecorder } from './series-recorder.js';
 import type { SimRequest } from './sim-request.js';
@@ -87,6 +88,8 @@ export interface CallerRun {
   /** Virtual time of the next gauge sample: gauges read the store a bounded number of times per bucket. */
   nextSampleAt: number;
   readonly rules: Partial<Record<LimitRule, RuleTally>>;
+  /** Where the last refusal was counted (see refusalTarget). */
+  lastRefusal: RefusalTarget | null;
 }
 
 /**

@@ -8,7 +8,8 @@ import type { BehaviourRules } from './behaviour.js';
 import { addWait, type CallerRun, newWorker, pickRequest, type Worker, workTaken } from './caller-run.js';
 import { sample } from './random.js';
 import { keepRefusal, keptRefusal } from './refusal-memo.js';
-import { recordRefusal, sampleGauges } from './series-gauges.js';
+import { refusalTarget } from './refusal-target.js';
+import { markRefused, sampleGauges } from './series-gauges.js';
 import { addAt, bucketOf, leastAt, peakAt } from './series-recorder.js';
 import { createWorkerAgenda } from './worker-agenda.js';
 
@@ -165,16 +166,13 @@ export function runEngine(setup: EngineSetup): EngineResult {
     const rule = verdict.rule ?? 'primary';
     // Every refusal limits the caller for a while: never "limited for 0 s" beside a refusal.
     const freedAt = Math.max(now + 1, Math.min(verdict.retryAt ?? verdict.reset * 1000, end));
-    let tally = run.rules[rule];
-    if (tally === undefined) {
-      tally = { denied: 0, limitedMs: 0, limitedUntil: start, firstRefusalAt: null };
-      run.rules[rule] = tally;
-    }
+    const target = refusalTarget(run, rule, verdict.resource, start);
+    const tally = target.tally;
     tally.denied++;
     if (tally.firstRefusalAt === null) tally.firstRefusalAt = now;
     addWait(tally, now, freedAt);
     addWait(run, now, freedAt);
-    recordRefusal(run, rule, verdict, now, freedAt);
+    markRefused(series, target.gauges, now, freedAt);
     worker.verdict = verdict;
     schedule(now + latency, worker, 'answer');
   }

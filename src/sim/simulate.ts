@@ -140,6 +140,7 @@ export function simulateWith(
       workDoneAt: null,
       nextSampleAt: start,
       rules: {},
+      lastRefusal: null,
     };
   });
   const behaviours = runs.map((run) => BEHAVIOUR_RULES[run.spec.behaviour]);
