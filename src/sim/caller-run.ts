@@ -2,7 +2,6 @@
 import type { LimitRule, LimitsIdentity, LimitsResource, Ticket, Verdict } from '../limits/index.js';
 import type { Random } from './random.js';
 import type { IdentityTrack, RefusalMemo } from './refusal-memo.js';
-import type { RefusalTarget } from './refusal-target.js';
 import type { CallerSpec } from './scenario.js';
 import type { GaugeRecorder, SeriesRecorder } from './series-recorder.js';
 import type { SimRequest } from './sim-request.js';
@@ -35,6 +34,14 @@ export interface Worker {
   lastStart: number;
   /** The current attempt has taken its turn in the client's spacing (octokit). */
   spaced: boolean;
+}
+
+/** A rule's tally and the caller's gauges of that rule (of the refused resource, for the primary one). */
+export interface RefusalTarget {
+  readonly rule: LimitRule;
+  readonly resource: LimitsResource;
+  readonly tally: RuleTally;
+  readonly gauges: readonly GaugeRecorder[];
 }
 
 /** Per rule that refused: refusals, time limited (ms, as a union of waits) and the first refusal. */

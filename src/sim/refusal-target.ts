@@ -1,16 +1,7 @@
 /** Where a refusal is counted: its rule's tally and the gauges it marks, found once per run of refusals. */
 // Hot path of the simulator: one call per refusal; bench/sim.mjs guards its speed.
 import type { LimitRule, LimitsResource } from '../limits/index.js';
-import type { CallerRun, RuleTally } from './caller-run.js';
-import type { GaugeRecorder } from './series-recorder.js';
-
-/** A rule's tally and the caller's gauges of that rule (of the refused resource, for the primary one). */
-export interface RefusalTarget {
-  readonly rule: LimitRule;
-  readonly resource: LimitsResource;
-  readonly tally: RuleTally;
-  readonly gauges: readonly GaugeRecorder[];
-}
+import type { CallerRun, RefusalTarget } from './caller-run.js';
 
 /**
  * The target of a refusal by `rule` of a request on `resource`; the tally is made (in `run.rules`,
