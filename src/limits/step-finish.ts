@@ -26,7 +26,8 @@ export function windowSlot(resource: LimitsResource): number {
 /**
  * Settles every log the config uses at `t` (see settleLog): what each state-writing event does.
  * @example
- * import { createSlidingLog, defaultLimits } from 'tollgate/limits';
+ * import { defaultLimits } from 'tollgate/limits';
+ * import { createSlidingLog } from './sliding-log.js';
  * import { logPlan } from './log-rules.js';
  * import { settleLogs } from './step-finish.js';
  * settleLogs(Array.from({ length: 6 }, createSlidingLog), 1_000, logPlan(defaultLimits()));
@@ -40,7 +41,10 @@ export function settleLogs(logs: readonly SlidingLog[], t: number, plan: LogPlan
  * Completes or releases a ticket the store holds: frees its slot, charges CPU time into the CPU
  * logs, refunds a 304 in the window that counted it. See stepInto.
  * @example
- * import { AdmissionTicket, createSlidingLog, defaultLimits, STATE_WIDTH } from 'tollgate/limits';
+ * import { defaultLimits } from 'tollgate/limits';
+ * import { AdmissionTicket } from './limit-event.js';
+ * import { createSlidingLog } from './sliding-log.js';
+ * import { STATE_WIDTH } from './state-layout.js';
  * import { finish } from './step-finish.js';
  * const row = new Float64Array(STATE_WIDTH);
  * row[1] = 1;
@@ -115,7 +119,10 @@ export function finish(
  * The answer to completing or releasing a ticket the store does not hold (a copy, a forgery, one
  * already settled, one whose lease ran out): the identity's current numbers, and no change.
  * @example
- * import { AdmissionTicket, defaultLimits, STATE_WIDTH, unheldVerdict } from 'tollgate/limits';
+ * import { defaultLimits } from 'tollgate/limits';
+ * import { AdmissionTicket } from './limit-event.js';
+ * import { STATE_WIDTH } from './state-layout.js';
+ * import { unheldVerdict } from './step-finish.js';
  * const row = new Float64Array(STATE_WIDTH); // a new identity's state
  * const ticket = new AdmissionTicket('user:octocat', 'core', false, 5000, 0, -1, 7);
  * unheldVerdict(row, 0, ticket, 1_700_000_000_000, defaultLimits()).allowed; // true (nothing refused, nothing changed)

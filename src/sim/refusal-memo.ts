@@ -1,6 +1,6 @@
 /** A refusal the store would give again: kept per caller and request, reused while provably unchanged. */
 // Hot path of the simulator: asked before each admission; bench/sim.mjs guards its speed.
-import type { Verdict } from '../limits/index.js';
+import type { Verdict } from '../limits/verdict.js';
 
 /**
  * What the engine knows of an identity's state in the store: `version` moves whenever the state

@@ -1,6 +1,7 @@
 /** Where a refusal is counted: its rule's tally and the gauges it marks, found once per run of refusals. */
 // Hot path of the simulator: one call per refusal; bench/sim.mjs guards its speed.
-import type { LimitRule, LimitsResource } from '../limits/index.js';
+import type { LimitsResource } from '../core/limit-charge.js';
+import type { LimitRule } from '../limits/limits-config.js';
 import type { CallerRun, RefusalTarget } from './caller-run.js';
 
 /**

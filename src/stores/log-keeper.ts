@@ -1,7 +1,11 @@
 /** Where the memory store keeps each identity's sliding logs: packed in its row, or apart when longer. */
 // Hot path: a load and a store per event; bench/limits.mjs guards its speed.
-import type { IdentityState, LimitsConfig, SlidingLog } from '../limits/index.js';
-import { createSlidingLog, flattenLog, loadSlot, logPlan, logSlot, SPILLED } from '../limits/index.js';
+import type { IdentityState } from '../limits/identity-state.js';
+import type { LimitsConfig } from '../limits/limits-config.js';
+import { logPlan } from '../limits/log-rules.js';
+import { loadSlot, logSlot, SPILLED } from '../limits/log-slot.js';
+import type { SlidingLog } from '../limits/sliding-log.js';
+import { createSlidingLog, flattenLog } from '../limits/sliding-log.js';
 
 /**
  * The logs of the memory store's rows. A log of at most one entry lives in the row's number for
