@@ -6,6 +6,7 @@ import type { Ticket } from '../limits/limit-event.js';
 import type { LimitRule } from '../limits/limits-config.js';
 import type { Verdict } from '../limits/verdict.js';
 import type { Random } from './random.js';
+import type { IdentityTrack, RefusalMemo } from './refusal-memo.js';
 import type { CallerSpec } from './scenario.js';
 import type { GaugeRecorder, SeriesRecorder } from './series-recorder.js';
 import type { SimRequest } from './sim-request.js';
@@ -18,6 +19,9 @@ import type { CallerGrant } from './simulation-report.js';
  */
 export interface Worker {
   next: 'send' | 'answer' | 'complete';
+  /** When the worker is due, and its place among workers due then (see WorkerAgenda). */
+  at: number;
+  seq: number;
   /** The refusal whose answer is awaited (`answer`). */
   verdict: Verdict | null;
   /** The admission to settle, the CPU it cost and the status answered (`complete`). */
@@ -27,12 +31,22 @@ export interface Worker {
   readonly caller: number;
   /** The request being tried (retries keep it), or null between requests. */
   request: SimRequest | null;
+  /** Its index in the caller's requests (and memos). */
+  pick: number;
   /** Failures of the current request so far. */
   attempt: number;
   /** When this worker last started a request, for pacing. */
   lastStart: number;
   /** The current attempt has taken its turn in the client's spacing (octokit). */
   spaced: boolean;
+}
+
+/** A rule's tally and the caller's gauges of that rule (of the refused resource, for the primary one). */
+export interface RefusalTarget {
+  readonly rule: LimitRule;
+  readonly resource: LimitsResource;
+  readonly tally: RuleTally;
+  readonly gauges: readonly GaugeRecorder[];
 }
 
 /** Per rule that refused: refusals, time limited (ms, as a union of waits) and the first refusal. */
@@ -49,6 +63,10 @@ export interface CallerRun {
   readonly identity: LimitsIdentity;
   readonly requests: readonly SimRequest[];
   readonly cumulative: readonly number[];
+  /** Per request, its last refusal while the store would repeat it (see refusal-memo.ts). */
+  readonly memos: readonly RefusalMemo[];
+  /** The caller's identity as the engine tracks it: shared by every caller of that identity. */
+  readonly track: IdentityTrack;
   /** ms between two starts of one worker at the offered rate (0: as fast as answers come). */
   readonly intervalMs: number;
   readonly random: Random;
@@ -82,6 +100,8 @@ export interface CallerRun {
   /** Virtual time of the next gauge sample: gauges read the store a bounded number of times per bucket. */
   nextSampleAt: number;
   readonly rules: Partial<Record<LimitRule, RuleTally>>;
+  /** Where the last refusal was counted (see refusalTarget). */
+  lastRefusal: RefusalTarget | null;
 }
 
 /**
@@ -93,12 +113,15 @@ export interface CallerRun {
 export function newWorker(caller: number, lastStart: number): Worker {
   return {
     next: 'send',
+    at: 0,
+    seq: 0,
     verdict: null,
     ticket: null,
     cpuMs: 0,
     status: 0,
     caller,
     request: null,
+    pick: -1,
     attempt: 0,
     lastStart,
     spaced: false,
@@ -106,14 +129,15 @@ export function newWorker(caller: number, lastStart: number): Worker {
 }
 
 /**
- * The caller's next request, drawn from its mix by weight.
+ * The index of the caller's next request, drawn from its mix by weight.
  * @example
- * // pickRequest(run) -> one of run.requests, each with its mix weight's share
+ * // pickRequest(run) -> an index of run.requests, each with its mix weight's share
  */
-export function pickRequest(run: CallerRun): SimRequest {
+export function pickRequest(run: CallerRun): number {
   const draw = run.random();
-  for (let i = 0; i < run.cumulative.length; i++) if (draw < run.cumulative[i]!) return run.requests[i]!;
-  return run.requests[run.requests.length - 1]!;
+  const cumulative = run.cumulative;
+  for (let i = 0; i < cumulative.length; i++) if (draw < cumulative[i]!) return i;
+  return run.requests.length - 1;
 }
 
 /**

@@ -6,10 +6,12 @@ import { limitedResponse } from '../limits/answers.js';
 import type { SyncLimitsStore } from '../limits/limits-store.js';
 import type { BehaviourRules } from './behaviour.js';
 import { addWait, type CallerRun, newWorker, pickRequest, type Worker, workTaken } from './caller-run.js';
-import { createEventQueue } from './event-queue.js';
 import { sample } from './random.js';
-import { recordRefusal, sampleGauges } from './series-gauges.js';
+import { keepRefusal, keptRefusal } from './refusal-memo.js';
+import { refusalTarget } from './refusal-target.js';
+import { markRefused, sampleGauges } from './series-gauges.js';
 import { addAt, bucketOf, leastAt, peakAt } from './series-recorder.js';
+import { createWorkerAgenda } from './worker-agenda.js';
 
 /** What a behaviour that reads no answer is handed. */
 const NOT_READ = { status: 0, headers: {} };
@@ -25,6 +27,11 @@ export interface EngineSetup {
   /** ms a poller waits between requests (`X-Poll-Interval` at no load). */
   readonly pollMs: number;
   readonly onProgress?: (done: number) => void;
+  /**
+   * Reuse a refusal while the store would repeat it (refusal-memo.ts) instead of asking again.
+   * Default true; false asks the store for every request (the plain path the memo is tested against).
+   */
+  readonly memo?: boolean;
 }
 
 /** What the loop leaves: requests sent, and the virtual time the last event happened. */
@@ -40,7 +47,9 @@ export interface EngineResult {
  */
 export function runEngine(setup: EngineSetup): EngineResult {
   const { runs, behaviours, limiter, clock, start, end, pollMs } = setup;
-  const queue = createEventQueue<Worker>();
+  const memo = setup.memo !== false;
+  const concurrencyLimit = limiter.config.secondary.concurrency.limit;
+  const queue = createWorkerAgenda<Worker>();
   const schedule = (at: number, worker: Worker, next: Worker['next']) => {
     worker.next = next;
     queue.push(at, worker);
@@ -87,7 +96,9 @@ export function runEngine(setup: EngineSetup): EngineResult {
       // A fixed-rate client sends on its schedule, whatever the answers: its next request is due then.
       if (behaviour.scheduled)
         queue.push(Math.max(now + 1, now + run.intervalMs), newWorker(worker.caller, now));
-      worker.request = pickRequest(run);
+      const pick = pickRequest(run);
+      worker.pick = pick;
+      worker.request = run.requests[pick]!;
       run.outstanding++;
     }
     // A client that heeds answers shares the longest wait it has been told with every worker.
@@ -108,7 +119,17 @@ export function runEngine(setup: EngineSetup): EngineResult {
     run.pending++;
     requests++;
     if (now < run.toldUntil) run.sentWhileLimited++;
-    const verdict = limiter.admit(request.admit);
+    const track = run.track;
+    const kept = memo ? run.memos[worker.pick]! : null;
+    // At a gauge sample the store is asked anyway: the sample reads the row the admission just wrote.
+    let verdict = kept !== null && now < run.nextSampleAt ? keptRefusal(kept, track, now) : null;
+    if (verdict === null) {
+      verdict = limiter.admit(request.admit);
+      if (verdict.ticket !== null) {
+        track.version++;
+        track.held++;
+      } else if (kept !== null) keepRefusal(kept, verdict, track, now, concurrencyLimit);
+    }
     const series = run.series;
     const bucket = bucketOf(series, now);
     const latency = Math.max(1, sample(run.spec.latencyMs ?? 50, run.random));
@@ -145,16 +166,13 @@ export function runEngine(setup: EngineSetup): EngineResult {
     const rule = verdict.rule ?? 'primary';
     // Every refusal limits the caller for a while: never "limited for 0 s" beside a refusal.
     const freedAt = Math.max(now + 1, Math.min(verdict.retryAt ?? verdict.reset * 1000, end));
-    let tally = run.rules[rule];
-    if (tally === undefined) {
-      tally = { denied: 0, limitedMs: 0, limitedUntil: start, firstRefusalAt: null };
-      run.rules[rule] = tally;
-    }
+    const target = refusalTarget(run, rule, verdict.resource, start);
+    const tally = target.tally;
     tally.denied++;
     if (tally.firstRefusalAt === null) tally.firstRefusalAt = now;
     addWait(tally, now, freedAt);
     addWait(run, now, freedAt);
-    recordRefusal(run, rule, verdict, now, freedAt);
+    markRefused(series, target.gauges, now, freedAt);
     worker.verdict = verdict;
     schedule(now + latency, worker, 'answer');
   }
@@ -196,6 +214,8 @@ export function runEngine(setup: EngineSetup): EngineResult {
     const ticket = worker.ticket!;
     worker.ticket = null;
     limiter.complete(ticket, { status: worker.status, cpuMs: worker.cpuMs });
+    run.track.version++;
+    run.track.held--;
     freeSlot(run);
     if (worker.status < 400) {
       run.inFlight--;
@@ -216,16 +236,16 @@ export function runEngine(setup: EngineSetup): EngineResult {
 
   const totalWork = runs.reduce((sum, run) => sum + (run.spec.work ?? 0), 0);
   let events = 0;
-  for (let event = queue.pop(); event !== undefined; event = queue.pop()) {
-    if (event.at >= end && event.item.next === 'send') continue;
-    clock.now = event.at;
+  for (let worker = queue.pop(); worker !== undefined; worker = queue.pop()) {
+    const at = worker.at;
+    if (at >= end && worker.next === 'send') continue;
+    clock.now = at;
     if (setup.onProgress !== undefined && ++events % 65_536 === 0) {
       const completed = runs.reduce((sum, run) => sum + run.completed, 0);
       setup.onProgress(
-        Number.isFinite(end) ? (event.at - start) / (end - start) : completed / Math.max(1, totalWork),
+        Number.isFinite(end) ? (at - start) / (end - start) : completed / Math.max(1, totalWork),
       );
     }
-    const worker = event.item;
     if (worker.next === 'send') send(worker);
     else if (worker.next === 'answer') answer(worker);
     else complete(worker);

@@ -6,9 +6,8 @@ import type { LimitsIdentity } from '../limits/identity.js';
 import { LIMITS_RESOURCES, type LimitRule, type LimitsConfig } from '../limits/limits-config.js';
 import type { SyncLimitsStore } from '../limits/limits-store.js';
 import { ruleUsage } from '../limits/rule-usage.js';
-import type { Verdict } from '../limits/verdict.js';
 import type { CallerRun } from './caller-run.js';
-import { bucketOf, type GaugeRecorder, leastAt } from './series-recorder.js';
+import { bucketOf, type GaugeRecorder, leastAt, type SeriesRecorder } from './series-recorder.js';
 import type { SimRequest } from './sim-request.js';
 
 /**
@@ -103,21 +102,20 @@ export function sampleGauges(
 }
 
 /**
- * A refusal: the rule that refused reads 0 from the refusal until it frees (`freedAt`), every
- * bucket of the wait, so a wait at 0 is drawn at 0 and not as a ramp.
+ * A refusal: each gauge of the rule that refused (`gauges`, see refusalTarget) reads 0 from the
+ * refusal until the rule frees (`freedAt`), every bucket of the wait, so a wait at 0 is drawn at 0
+ * and not as a ramp.
  * @example
- * // recordRefusal(run, 'content_per_minute', verdict, now, now + 20_000) -> buckets of those 20 s at 0
+ * // markRefused(run.series, target.gauges, now, now + 20_000) -> buckets of those 20 s at 0
  */
-export function recordRefusal(
-  run: CallerRun,
-  rule: LimitRule,
-  verdict: Verdict,
+export function markRefused(
+  series: SeriesRecorder,
+  gauges: readonly GaugeRecorder[],
   now: number,
   freedAt: number,
 ): void {
-  const series = run.series;
-  for (const g of series.gauges) {
-    if (g.rule !== rule || (rule === 'primary' && g.resource !== verdict.resource)) continue;
+  for (let i = 0; i < gauges.length; i++) {
+    const g = gauges[i]!;
     // Only the part of the wait no earlier refusal has already marked: each bucket once.
     const from = Math.max(now, g.zeroUntil);
     if (from >= freedAt) {

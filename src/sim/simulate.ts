@@ -18,6 +18,7 @@ import type { CallerRun } from './caller-run.js';
 import { runEngine } from './engine.js';
 import { expandScenario } from './expand-scenario.js';
 import { seededRandom } from './random.js';
+import { emptyMemo, type IdentityTrack } from './refusal-memo.js';
 import type { IdentityReport, RuleReport } from './report-types.js';
 import { checkRequestCap } from './request-estimate.js';
 import type { Behaviour, Scenario } from './scenario.js';
@@ -55,9 +56,30 @@ export function simulate(
   limits: LimitsConfig = defaultLimits(),
   options: SimulateOptions = {},
 ): SimulationReport {
+  return simulateWith(scenario, tables, limits, options, true);
+}
+
+/**
+ * `simulate`, choosing whether the engine reuses a refusal the store would repeat (`memo`, what
+ * `simulate` does) or asks the store for every request: the reports are the same, which
+ * test/sim/refusal-memo.prop.test.ts checks.
+ * @example
+ * import { simulateWith } from './simulate.js';
+ * import { shippedTables } from 'tollgate';
+ * import { defaultLimits } from 'tollgate/limits';
+ * const scenario = { seed: 1, durationSeconds: 60, callers: [{ name: 'a', token: { kind: 'anonymous' as const, ip: '198.51.100.7' }, behaviour: 'greedy' as const, mix: [{ endpoint: 'GET /repos/{owner}/{repo}/issues/events', weight: 1 }] }] };
+ * simulateWith(scenario, shippedTables(), defaultLimits(), {}, false).callers[0]?.admitted; // 60
+ */
+export function simulateWith(
+  scenario: Scenario,
+  tables: PolicyTables,
+  limits: LimitsConfig,
+  options: SimulateOptions,
+  memo: boolean,
+): SimulationReport {
   // sim-planner: pools and schedules become plain callers first; the engine never sees them.
   if (scenario.callers.some((c) => c.pool !== undefined || c.schedule !== undefined))
-    return simulate(expandScenario(scenario).scenario, tables, limits, options);
+    return simulateWith(expandScenario(scenario).scenario, tables, limits, options, memo);
   checkRequestCap(scenario, options.requestCap);
   const start = scenario.start ?? DEFAULT_START;
   const end =
@@ -72,8 +94,15 @@ export function simulate(
   const bucketMs = initialBucketMs(end - start);
   const policy = createPolicy(tables);
 
+  // Callers of one identity share its track: an admission by one changes what the others are answered.
+  const tracks = new Map<string, IdentityTrack>();
   const runs: CallerRun[] = scenario.callers.map((spec) => {
     const identity = limiter.identify(spec.token);
+    let track = tracks.get(identity.key);
+    if (track === undefined) {
+      track = { version: 0, held: 0 };
+      tracks.set(identity.key, track);
+    }
     const { requests, cumulative, grant } = callerRequests(spec, identity, policy);
     const workers = spec.workers ?? 1;
     const series = createSeriesRecorder(start, bucketMs);
@@ -86,6 +115,8 @@ export function simulate(
       identity,
       requests,
       cumulative,
+      memos: requests.map(() => emptyMemo()),
+      track,
       grant,
       intervalMs: spec.rate === undefined ? 0 : (workers * 1000) / spec.rate,
       random: seededRandom(Math.floor(root() * 2 ** 32)),
@@ -109,6 +140,7 @@ export function simulate(
       workDoneAt: null,
       nextSampleAt: start,
       rules: {},
+      lastRefusal: null,
     };
   });
   const behaviours = runs.map((run) => BEHAVIOUR_RULES[run.spec.behaviour]);
@@ -120,6 +152,7 @@ export function simulate(
     start,
     end,
     pollMs: pollInterval(0, config) * 1000,
+    memo,
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
   });
 
