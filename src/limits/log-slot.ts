@@ -66,3 +66,21 @@ export function loadSlot(log: SlidingLog, slot: number, at: number): void {
   weights[0] = weight;
   log.sum = weight;
 }
+
+/**
+ * A slot value (0, a packed entry or SPILLED) as the identity's time moves `by` ms forward (>= 0)
+ * with no event reading the log: the packed entry ages, and is gone (0) once it has left, `spanMs`
+ * after its stamp, as if the log had been settled. SPILLED stays: the log kept apart is unchanged.
+ * NaN when the entry, still counted, grew too old to pack (a span of days): load it instead.
+ * @example
+ * import { ageSlot } from './log-slot.js';
+ * ageSlot(4_194_304_001, 1_000, 60_000); // 20971520001 (one entry, 1,250 ms old)
+ * ageSlot(4_194_304_001, 59_750, 60_000); // 0 (it left)
+ */
+export function ageSlot(slot: number, by: number, spanMs: number): number {
+  if (!(slot > 0) || by === 0) return slot;
+  const weight = slot % SLOT_WEIGHT_SPAN;
+  const age = (slot - weight) / SLOT_WEIGHT_SPAN + by;
+  if (age >= spanMs) return 0;
+  return age < SLOT_MAX_AGE ? age * SLOT_WEIGHT_SPAN + weight : Number.NaN;
+}

@@ -119,8 +119,12 @@ export function dropLeft(log: SlidingLog, t: number, spanMs: number): void {
     return;
   }
   if (head > 16 && head * 2 > times.length) {
-    times.splice(0, head);
-    weights.splice(0, head);
+    // Compacted in place: splice would allocate an array of the entries it removes.
+    const size = times.length - head;
+    times.copyWithin(0, head);
+    weights.copyWithin(0, head);
+    times.length = size;
+    weights.length = size;
     head = 0;
   }
   log.head = head;
@@ -177,16 +181,20 @@ export function chargeLog(log: SlidingLog, t: number, weight: number, quantumMs:
 }
 
 /**
- * The live entries as `[time, weight, time, weight, ...]`: how IdentityState shows a log.
+ * The entries stamped after `after` (default: all) as `[time, weight, time, weight, ...]`: how
+ * IdentityState shows a log. A log nobody read since it was last charged may still hold entries
+ * that have left: `after` = the identity's time minus the span shows only those still counted.
  * @example
  * import { chargeLog, createSlidingLog, flattenLog } from './sliding-log.js';
  * const log = createSlidingLog();
  * chargeLog(log, 7, 2, 1);
  * flattenLog(log); // [7, 2]
+ * flattenLog(log, 7); // []
  */
-export function flattenLog(log: SlidingLog): number[] {
+export function flattenLog(log: SlidingLog, after = Number.NEGATIVE_INFINITY): number[] {
   const flat: number[] = [];
-  for (let i = log.head; i < log.times.length; i++) flat.push(log.times[i]!, log.weights[i]!);
+  for (let i = log.head; i < log.times.length; i++)
+    if (log.times[i]! > after) flat.push(log.times[i]!, log.weights[i]!);
   return flat;
 }
 
