@@ -48,13 +48,13 @@ export function readyLogs(logs: readonly SlidingLog[], mask: number, time: numbe
  * After a clock stepped back to `t` (behind the identity's time), a state-writing event restamps
  * at `t` every entry stamped after it, in every log (see settleLog): they count one span from now.
  * @example
- * import { chargeLog, createSlidingLog, defaultLimits } from 'tollgate/limits';
+ * import { chargeLog, createSlidingLog, defaultLimits, flattenLog } from 'tollgate/limits';
  * import { logPlan } from './log-rules.js';
  * import { restampLogs } from './step-finish.js';
  * const logs = Array.from({ length: 6 }, createSlidingLog);
  * chargeLog(logs[0]!, 5_000, 1, 1);
  * restampLogs(logs, 2_000, logPlan(defaultLimits()));
- * logs[0]!.times; // [2000]
+ * flattenLog(logs[0]!); // [2000, 1]
  */
 export function restampLogs(logs: readonly SlidingLog[], t: number, plan: LogPlan): void {
   const kept = plan.kept;

@@ -2,8 +2,8 @@
 import { EMPTY_IDENTITY_STATE, type IdentityState } from './identity-state.js';
 import type { LimitEvent } from './limit-event.js';
 import type { LimitsConfig } from './limits-config.js';
-import { createSlidingLog, flattenLog, loadLog } from './sliding-log.js';
 import { logPlan } from './log-rules.js';
+import { createSlidingLog, flattenLog, loadLog } from './sliding-log.js';
 import { packState, SLOT, STATE_WIDTH, unpackState } from './state-layout.js';
 import { stepInto } from './step-into.js';
 import type { StepResult } from './verdict.js';

@@ -6,14 +6,24 @@ import { LOG_RULES, logPlan } from '../limits/log-rules.js';
 import { ageSlot, loadSlot, logSlot, SPILLED } from '../limits/log-slot.js';
 import { createSlidingLog, flattenLog, type SlidingLog } from '../limits/sliding-log.js';
 import { ROW_LOGS, SLOT } from '../limits/state-layout.js';
+import { type ArenaLog, createLogArena } from './log-arena.js';
 
-/** Log rules per row: `apart` keeps a row's logs side by side, at `row * LOGS + rule`. */
+/** Log rules per row. */
 const LOGS = LOG_RULES.length;
+
+/**
+ * A row's number for a log kept apart: the arena block, as -(block + 2), below SPILLED (-1) and
+ * every packed value, so the row alone says where the log is (SPILLED is what logSlot answers).
+ * Worked example: block 0 is -2, block 1,028 is -1,030.
+ */
+const apartSlot = (block: number): number => -block - 2;
+const blockOf = (slot: number): number => -slot - 2;
 
 /**
  * The logs of the memory store's rows. A log of at most one entry lives in the row's number for
  * its rule (log-slot.ts), so an identity that made a request or two costs nothing more; a longer
- * log is an array pair kept by row and rule, and freed as soon as it is back to one entry. Only
+ * log is a ring in the store's log arena (log-arena.ts), the row's number saying which block, and
+ * its block is freed as soon as it is back to one entry. Only
  * the logs an event touches (a bit mask, see eventLogs) are loaded and written back: the others
  * keep their entries, a packed one aged to the row's new time (ageSlot).
  */
@@ -37,7 +47,7 @@ export interface LogKeeper {
   /** The row's numbers as IdentityState without its logs: those of the rules counted in logs 0. */
   numbersOf(state: IdentityState, config: LimitsConfig): IdentityState;
   /** Frees the logs of a dropped row. */
-  forget(slab: ArrayLike<number>, offset: number, row: number): void;
+  forget(slab: Float64Array, offset: number, row: number): void;
   clear(): void;
 }
 
@@ -50,24 +60,23 @@ export interface LogKeeper {
  * keeper.load(new Float64Array(16), 0, -1, defaultLimits(), 0b111111).length; // 6
  */
 export function createLogKeeper(): LogKeeper {
-  /**
-   * Logs longer than one entry: `apart[row * 6 + rule]`. One array, not a Map by key: an element
-   * read costs no hashing, and a row's six logs share a cache line or two.
-   */
-  let apart: (SlidingLog | undefined)[] = [];
+  const arena = createLogArena();
   const scratch = Array.from({ length: LOGS }, createSlidingLog);
+  /** One view per rule on the arena: an event loads at most one log per rule. */
+  const views: ArenaLog[] = Array.from({ length: LOGS }, () => arena.view());
   const book: SlidingLog[] = scratch.slice();
   const reader = createSlidingLog();
-  /** Whether the log last loaded for each rule came from `apart` (its row's number is SPILLED). */
+  const readerView = arena.view();
+  /** Whether the log last loaded for each rule came from the arena. */
   const wasApart = [false, false, false, false, false, false];
   /** The row's log numbers and time as last loaded: the store writes back the untouched ones aged. */
   const slots = [0, 0, 0, 0, 0, 0];
   let loadedAt = 0;
 
-  const loadOne = (i: number, slot: number, row: number, at: number): void => {
-    const kept = slot === SPILLED && row >= 0 ? apart[row * LOGS + i] : undefined;
-    if (kept !== undefined) {
-      book[i] = kept;
+  const loadOne = (i: number, slot: number, at: number): void => {
+    if (slot < SPILLED) {
+      arena.open(views[i]!, blockOf(slot));
+      book[i] = views[i]!;
       wasApart[i] = true;
     } else {
       loadSlot(scratch[i]!, slot, at);
@@ -89,14 +98,14 @@ export function createLogKeeper(): LogKeeper {
     };
   };
   return {
-    load(slab, offset, row, config, mask) {
+    load(slab, offset, _row, config, mask) {
       const keptMask = logPlan(config).keptMask;
       const at = slab[offset + SLOT.at]!;
       loadedAt = at;
       for (let i = 0; i < LOGS; i++) {
         const slot = slab[offset + ROW_LOGS + i]!;
         slots[i] = slot;
-        if ((mask & (1 << i)) !== 0) loadOne(i, slot, row, at);
+        if ((mask & (1 << i)) !== 0) loadOne(i, slot, at);
         else if ((keptMask & (1 << i)) === 0) {
           // A rule the config counts in a bucket: stepInto never reads its log.
           book[i] = scratch[i]!;
@@ -106,7 +115,7 @@ export function createLogKeeper(): LogKeeper {
       return book;
     },
     current: () => book,
-    store(slab, offset, row, config, mask) {
+    store(slab, offset, _row, config, mask) {
       const plan = logPlan(config);
       const keptMask = plan.keptMask;
       const at = slab[offset + SLOT.at]!;
@@ -114,35 +123,31 @@ export function createLogKeeper(): LogKeeper {
         const bit = 1 << i;
         if ((keptMask & bit) === 0) continue;
         if ((mask & bit) === 0) {
-          // Untouched: a packed entry ages with the row's time (a spilled log stays as it is).
+          // Untouched: a packed entry ages with the row's time (a log in the arena stays as it is).
           const aged = ageSlot(slots[i]!, at - loadedAt, plan.spans[i]!);
-          if (aged === aged) {
+          if (!Number.isNaN(aged)) {
             slab[offset + ROW_LOGS + i] = aged;
             continue;
           }
           // Too old to pack and still counted (a span of days): kept apart like a longer log.
-          loadOne(i, slots[i]!, row, loadedAt);
+          loadOne(i, slots[i]!, loadedAt);
         }
         const log = book[i]!;
         const slot = logSlot(log, at);
-        slab[offset + ROW_LOGS + i] = slot;
         if (slot !== SPILLED) {
-          // Back to one entry or none: the row's number holds it, the arrays go.
-          if (wasApart[i]) apart[row * LOGS + i] = undefined;
+          // Back to one entry or none: the row's number holds it, the block goes.
+          if (wasApart[i]) arena.free((log as ArenaLog).block);
+          slab[offset + ROW_LOGS + i] = slot;
           continue;
         }
-        // A scratch log is reused by the next event: a log that outgrew the row gets its own arrays.
-        if (log === scratch[i])
-          apart[row * LOGS + i] = {
-            times: log.times.slice(log.head),
-            weights: log.weights.slice(log.head),
-            head: 0,
-            sum: log.sum,
-          };
+        // A scratch log is reused by the next event: a log that outgrew the row gets a block.
+        if (wasApart[i]) arena.close(log as ArenaLog);
+        const block = wasApart[i] ? (log as ArenaLog).block : arena.copy(log);
+        slab[offset + ROW_LOGS + i] = apartSlot(block);
       }
     },
-    stateOf(state, row, config) {
-      // Its own logs: the sweep reads states between a load and its store.
+    stateOf(state, _row, config) {
+      // Its own reader: the sweep reads states between a load and its store.
       const { uses, spans } = logPlan(config);
       const numbers = [
         state.restPoints,
@@ -156,14 +161,16 @@ export function createLogKeeper(): LogKeeper {
       const logs = numbers.map((slot, i) => {
         if (!uses[i]) return [];
         const edge = state.at - spans[i]!;
-        const kept = slot === SPILLED ? apart[row * LOGS + i] : undefined;
-        if (kept !== undefined) return flattenLog(kept, edge);
+        if (slot < SPILLED) {
+          arena.open(readerView, blockOf(slot));
+          return flattenLog(readerView, edge);
+        }
         loadSlot(reader, slot, state.at);
         return flattenLog(reader, edge);
       });
       return { ...numbersOf(state, config), logs };
     },
-    expiresAt(slab, offset, row, config) {
+    expiresAt(slab, offset, _row, config) {
       const { uses, spans } = logPlan(config);
       const at = slab[offset + SLOT.at]!;
       let latest = 0;
@@ -171,22 +178,21 @@ export function createLogKeeper(): LogKeeper {
         const slot = uses[i] ? slab[offset + ROW_LOGS + i]! : 0;
         if (slot > 0) {
           loadSlot(reader, slot, at);
-          latest = Math.max(latest, reader.times[0]! + spans[i]!);
-        } else if (slot === SPILLED) {
-          const kept = apart[row * LOGS + i];
-          if (kept !== undefined && kept.times.length > kept.head)
-            latest = Math.max(latest, kept.times[kept.times.length - 1]! + spans[i]!);
-        }
+          latest = Math.max(latest, reader.buf[reader.base]! + spans[i]!);
+        } else if (slot < SPILLED) latest = Math.max(latest, arena.newest(blockOf(slot)) + spans[i]!);
       }
       return latest;
     },
     numbersOf,
-    forget(slab, offset, row) {
-      for (let i = 0; i < LOGS; i++)
-        if (slab[offset + ROW_LOGS + i] === SPILLED) apart[row * LOGS + i] = undefined;
+    forget(slab, offset) {
+      for (let i = 0; i < LOGS; i++) {
+        const slot = slab[offset + ROW_LOGS + i]!;
+        if (slot < SPILLED) {
+          arena.free(blockOf(slot));
+          slab[offset + ROW_LOGS + i] = 0;
+        }
+      }
     },
-    clear: () => {
-      apart = [];
-    },
+    clear: () => arena.clear(),
   };
 }

@@ -2,11 +2,12 @@
 // Hot path: one apply per admission and per completion; bench/limits.mjs guards its speed.
 import { checkOptions } from '../core/check-options.js';
 import { TollgateError } from '../core/errors.js';
-import type { IdentityState } from '../limits/identity-state.js';
-import type { LimitsConfig } from '../limits/limits-config.js';
-import { AdmissionTicket, eventKey, type LimitEvent } from '../limits/limit-event.js';
 import { defaultLimits } from '../limits/default-limits.js';
 import { effectiveTime } from '../limits/effective-time.js';
+import type { IdentityState } from '../limits/identity-state.js';
+import { AdmissionTicket, eventKey, type LimitEvent } from '../limits/limit-event.js';
+import type { LimitsConfig } from '../limits/limits-config.js';
+import type { SyncLimitsStore } from '../limits/limits-store.js';
 import { eventLogs, logPlan } from '../limits/log-rules.js';
 import { rowExpiresAt } from '../limits/state-expiry.js';
 import { SLOT, STATE_WIDTH, unpackState } from '../limits/state-layout.js';
@@ -14,7 +15,6 @@ import { unheldVerdict } from '../limits/step-finish.js';
 import { stepInto } from '../limits/step-into.js';
 import { createRowTicketLedger } from '../limits/ticket-ledger.js';
 import type { Verdict } from '../limits/verdict.js';
-import type { SyncLimitsStore } from '../limits/limits-store.js';
 import { createLogKeeper } from './log-keeper.js';
 import { MEMORY_STORE_OPTIONS } from './store-options-spec.js';
 
