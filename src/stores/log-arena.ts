@@ -47,7 +47,8 @@ function capClass(cap: number): number {
 /**
  * A LogArena.
  * @example
- * import { createSlidingLog, chargeLog } from 'tollgate/limits';
+ * import { createSlidingLog } from 'tollgate/limits';
+ * import { chargeLog } from '../limits/sliding-log.js';
  * import { createLogArena } from './log-arena.js';
  * const arena = createLogArena();
  * const log = createSlidingLog();
