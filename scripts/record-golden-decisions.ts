@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib';
 // @ts-expect-error: the bench's mix is plain JavaScript
 import { buildRequestMix } from '../bench/request-mix.mjs';
 import { createPolicy } from '../src/index.js';
-import { shippedTables } from '../src/policy/index.js';
+import { shippedTables } from '../src/policy/shipped-tables.js';
 
 const tables = shippedTables();
 const policy = createPolicy(tables);

@@ -6,15 +6,11 @@
 
 export { isTollgateError, TollgateError, type TollgateErrorCode } from './core/errors.js';
 export type { Token, TokenKind } from './core/token.js';
-export {
-  createGate,
-  type Gate,
-  type GateAnswer,
-  type GateOptions,
-  type LookupToken,
-  type RequestFacts,
-  type Settle,
-} from './gate/index.js';
+export { createGate } from './gate/create-gate.js';
+export type { GateAnswer, Settle } from './gate/gate-answer.js';
+export type { Gate, GateOptions } from './gate/gate-types.js';
+export type { RequestFacts } from './gate/request-facts.js';
+export type { LookupToken } from './gate/resolve-token.js';
 export { createLimiter } from './limiter/create-limiter.js';
 export type {
   AdmitRequest,

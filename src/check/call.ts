@@ -1,6 +1,6 @@
 /** A call an application makes, and where it was found. */
-import { TollgateError } from '../index.js';
-import { formatIssue, type Issue, type SourcePosition } from '../tables/index.js';
+import { TollgateError } from '../core/errors.js';
+import { formatIssue, type Issue, type SourcePosition } from '../core/issue.js';
 
 /** Where a call (or a problem) was found: file, 1-based line and column. */
 export type Origin = SourcePosition;

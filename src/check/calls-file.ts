@@ -1,6 +1,7 @@
 /** Calls files: a YAML or JSON list of calls, or plain text with one `METHOD /path` a line. */
-import { HTTP_METHODS } from '../policy/index.js';
-import { closest, type Issue } from '../tables/index.js';
+import { HTTP_METHODS } from '../core/http-method.js';
+import type { Issue } from '../core/issue.js';
+import { closest } from '../core/suggest.js';
 import { type Call, inputError } from './call.js';
 import { parseSource } from './json-document.js';
 

@@ -1,5 +1,6 @@
 /** Judges an application's calls for a token (or a token kind): each call's Decision, the least grant, what is unused. */
-import { type Level, PERMISSION_KINDS, type Policy, type Token, type TokenKind } from '../policy/index.js';
+import { type Level, PERMISSION_KINDS, type Token, type TokenKind } from '../core/token.js';
+import type { Policy } from '../policy/authorize.js';
 import type { Call } from './call.js';
 import { type CallResult, NOT_JUDGED, notJudgedBeforehand, type Verdict, verdictOf } from './judge-call.js';
 import { leastPermissions, leastScopes, type PermissionNeed, type ScopeNeed } from './least-grant.js';

@@ -1,5 +1,6 @@
 /** Judges a workflow job's calls with its workflow token, in the workflow `permissions:` vocabulary. */
-import type { Level, Policy, TokenKind } from '../policy/index.js';
+import type { Level, TokenKind } from '../core/token.js';
+import type { Policy } from '../policy/authorize.js';
 import type { Call, WorkflowGrant } from './call.js';
 import { type CheckReport, checkCalls } from './check-calls.js';
 

@@ -1,10 +1,6 @@
 /** JSON sources read with the JSON parser; positions found by one scan of the text, and only when asked. */
-import {
-  type Issue,
-  parseSourceDocument,
-  type SourceDocument,
-  type SourcePosition,
-} from '../tables/index.js';
+import type { Issue, SourcePosition } from '../core/issue.js';
+import { parseSourceDocument, type SourceDocument } from '../tables/yaml-document.js';
 
 // Deep enough for every place a source reports: `paths.<template>.<method>`, `calls.<i>.visibility`.
 const MAX_DEPTH = 3;

@@ -1,5 +1,7 @@
 /** One call's verdict: from the Decision of a token that holds nothing, and of the judging token. */
-import type { Decision, EndpointEntry } from '../policy/index.js';
+
+import type { EndpointEntry } from '../policy/tables.js';
+import type { Decision } from '../policy/types.js';
 import type { Call } from './call.js';
 
 /**

@@ -1,5 +1,9 @@
 /** The least-privilege grant: the smallest permissions (or scopes) that meet every requirement. */
-import { heldScopes, type Level, type PolicyTables, permissionsMeet, scopesMeet } from '../policy/index.js';
+
+import type { Level } from '../core/token.js';
+import { permissionsMeet, scopesMeet } from '../policy/requirement.js';
+import { heldScopes } from '../policy/scope-closure.js';
+import type { PolicyTables } from '../policy/tables.js';
 
 /** A permission requirement: alternatives (OR) of `slug: level` sets (AND). */
 export type PermissionNeed = readonly Readonly<Record<string, Level>>[];

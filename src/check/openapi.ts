@@ -1,5 +1,5 @@
 /** OpenAPI 3.x documents: every operation is a call; the servers' base path is stripped. */
-import { HTTP_METHODS } from '../policy/index.js';
+import { HTTP_METHODS } from '../core/http-method.js';
 import { type Call, inputError } from './call.js';
 import { parseSource } from './json-document.js';
 

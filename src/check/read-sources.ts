@@ -1,9 +1,10 @@
 /** Reads every SOURCE of `tollgate check`: calls files, OpenAPI documents, source code, workflows, composite actions. */
 import { readdirSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import { isTollgateError } from '../index.js';
-import type { PolicyTables } from '../policy/index.js';
-import { type Issue, readTextFile } from '../tables/index.js';
+import { isTollgateError } from '../core/errors.js';
+import type { Issue } from '../core/issue.js';
+import type { PolicyTables } from '../policy/tables.js';
+import { readTextFile } from '../tables/load-tables.js';
 import { type Call, inputError, type SourceCalls, type WorkflowGrant } from './call.js';
 import { readListCalls, readTextCalls } from './calls-file.js';
 import { octokitRoutes } from './octokit-routes.js';

@@ -1,5 +1,5 @@
 /** Octokit's REST methods in code: `<client>.rest.<namespace>.<method>` and `<client>.<namespace>.<method>`, called or referenced. */
-import { closest } from '../tables/index.js';
+import { closest } from '../core/suggest.js';
 import { currentMethodName, legacyNamespaces } from './octokit-legacy-names.js';
 import type { OctokitRoute } from './octokit-routes.js';
 import { type Chain, chainText, clientLike } from './scan-chain.js';

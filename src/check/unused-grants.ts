@@ -1,12 +1,9 @@
 /** What a token holds that no call needs: each scope or permission whose removal leaves every need as met. */
-import {
-  heldScopes,
-  type Level,
-  type Policy,
-  permissionsMeet,
-  scopesMeet,
-  type Token,
-} from '../policy/index.js';
+
+import type { Level, Token } from '../core/token.js';
+import type { Policy } from '../policy/authorize.js';
+import { permissionsMeet, scopesMeet } from '../policy/requirement.js';
+import { heldScopes } from '../policy/scope-closure.js';
 import type { PermissionNeed, ScopeNeed } from './least-grant.js';
 
 /**

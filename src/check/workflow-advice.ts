@@ -1,5 +1,5 @@
 /** What a workflow job's report adds to a check report, in the workflow `permissions:` vocabulary. */
-import type { Level } from '../policy/index.js';
+import type { Level } from '../core/token.js';
 
 /** What a workflow job's report adds: the block it holds, the least block to paste, and advice. */
 export interface WorkflowAdvice {

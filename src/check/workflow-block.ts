@@ -1,6 +1,7 @@
 /** A `permissions:` block of a workflow or job, read in the workflow vocabulary (data/workflow-permissions.yaml). */
 import { type Document, isMap, isScalar, type Scalar } from 'yaml';
-import { closest, type Issue } from '../tables/index.js';
+import type { Issue } from '../core/issue.js';
+import { closest } from '../core/suggest.js';
 import type { Origin } from './call.js';
 import { shorthandBlock, WORKFLOW_KEYS } from './workflow-keys.js';
 

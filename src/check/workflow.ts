@@ -1,7 +1,7 @@
 /** Workflow files and composite actions: per job, the workflow token its `permissions:` grant, and the calls its steps make. */
 import { isMap, isScalar, LineCounter, parseDocument, type Scalar } from 'yaml';
-import type { PolicyTables } from '../policy/index.js';
-import type { Issue } from '../tables/index.js';
+import type { Issue } from '../core/issue.js';
+import type { PolicyTables } from '../policy/tables.js';
 import { type Call, inputError, type Origin, type SourceCalls, type WorkflowGrant } from './call.js';
 import type { OctokitRoute } from './octokit-routes.js';
 import { readBlock } from './workflow-block.js';

@@ -1,6 +1,6 @@
 /** Strict argument parsing for CLI commands, with one-line errors that list the valid choices. */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { didYouMean } from '../tables/index.js';
+import { didYouMean } from '../core/suggest.js';
 import { UsageError } from './io.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { escapeControl } from '../tables/index.js';
+import { escapeControl } from '../core/escape-control.js';
 /** The executable `tollgate`: runs the CLI unconditionally, whatever name or link it was reached by. */
 import { runCli } from './main.js';
 import { processIo } from './process-io.js';

@@ -11,9 +11,10 @@ import {
   readSources,
   sarifReport,
   textReport,
-} from '../check/index.js';
-import { createPolicy, shippedTables, TOKEN_KINDS, type Token } from '../policy/index.js';
-import { escapeControl, formatIssue, loadTables, loadTokenFile } from '../tables/index.js';
+} from '../check.js';
+import { escapeControl } from '../core/escape-control.js';
+import { createPolicy, shippedTables, TOKEN_KINDS, type Token } from '../policy.js';
+import { formatIssue, loadTables, loadTokenFile } from '../tables.js';
 import { oneOf, parseCommandArgs } from './args.js';
 import { type Command, EXIT, UsageError } from './io.js';
 import { TOLLGATE_VERSION } from './version.js';

@@ -1,11 +1,13 @@
 /** `tollgate endpoints`: the endpoint table, as text or as documented JSON. */
+
+import { escapeControl } from '../core/escape-control.js';
 import {
   type EndpointEntry,
   formatAcceptedPermissions,
   type PolicyTables,
   shippedTables,
-} from '../policy/index.js';
-import { escapeControl, loadTables } from '../tables/index.js';
+} from '../policy.js';
+import { loadTables } from '../tables.js';
 import { parseCommandArgs } from './args.js';
 import { type Command, EXIT } from './io.js';
 

@@ -1,12 +1,13 @@
 /** `tollgate explain METHOD PATH`: decide one request and say why. */
+
 import {
   createPolicy,
   type Decision,
   formatAcceptedPermissions,
   HTTP_METHODS,
   shippedTables,
-} from '../policy/index.js';
-import { loadTables } from '../tables/index.js';
+} from '../policy.js';
+import { loadTables } from '../tables.js';
 import { oneOf, parseCommandArgs } from './args.js';
 import { type Command, EXIT, UsageError } from './io.js';
 import { tokenFromFlags } from './token-flags.js';

@@ -1,6 +1,7 @@
 /** `tollgate limits --kind K`: the rate limits that apply to a caller, each with its algorithm. */
-import { COUNTED_PER, callerClassOf, type LimitLine, limitsReport } from '../limits/index.js';
-import { TOKEN_KINDS, type TokenKind } from '../policy/index.js';
+
+import { COUNTED_PER, callerClassOf, type LimitLine, limitsReport } from '../limits.js';
+import { TOKEN_KINDS, type TokenKind } from '../policy.js';
 import { oneOf, parseCommandArgs } from './args.js';
 import { type Command, EXIT, UsageError } from './io.js';
 

@@ -1,6 +1,8 @@
 /** The `tollgate` command as a function: dispatches to one file per command, maps errors to exit codes. */
+
+import { escapeControl } from '../core/escape-control.js';
+import { didYouMean } from '../core/suggest.js';
 import { isTollgateError } from '../index.js';
-import { didYouMean, escapeControl } from '../tables/index.js';
 import { commands } from './commands.js';
 import { type CliIo, EXIT, UsageError } from './io.js';
 import { TOLLGATE_VERSION } from './version.js';

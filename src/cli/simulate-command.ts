@@ -1,6 +1,6 @@
 /** `tollgate simulate SCENARIO`: traffic against the limits in virtual time, and what it met. */
 import { writeFileSync } from 'node:fs';
-import { shippedTables } from '../policy/index.js';
+import { shippedTables } from '../policy.js';
 import {
   adviceText,
   DURATION_FORMS,
@@ -16,8 +16,8 @@ import {
   type SimulationReport,
   simulate,
   textReport,
-} from '../sim/index.js';
-import { readTextFile } from '../tables/index.js';
+} from '../sim.js';
+import { readTextFile } from '../tables.js';
 import { parseCommandArgs } from './args.js';
 import { type Command, EXIT, UsageError } from './io.js';
 import { progress } from './simulate-progress.js';

@@ -1,5 +1,7 @@
-import { type Level, type PolicyTables, TOKEN_KINDS, type Token, type TokenKind } from '../policy/index.js';
-import { didYouMean, loadTokenFile } from '../tables/index.js';
+import { didYouMean } from '../core/suggest.js';
+import type { PolicyTables } from '../policy.js';
+import { type Level, TOKEN_KINDS, type Token, type TokenKind } from '../policy.js';
+import { loadTokenFile } from '../tables.js';
 import { oneOf } from './args.js';
 import { UsageError } from './io.js';
 

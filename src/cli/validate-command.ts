@@ -1,18 +1,18 @@
 /** `tollgate validate FILE...`: checks tables, overlays and token files; every problem, one line each. */
 
-import type { RawPermissionsTable, RawScopesTable } from '../policy/index.js';
-import { compileTables, shippedSources, shippedTables } from '../policy/index.js';
-import type { SchemaName } from '../tables/index.js';
+import { escapeControl } from '../core/escape-control.js';
+import { inFileOrder } from '../core/issue.js';
+import type { RawPermissionsTable, RawScopesTable } from '../policy.js';
+import { compileTables, shippedSources, shippedTables } from '../policy.js';
+import type { SchemaName } from '../tables.js';
 import {
-  escapeControl,
   formatIssue,
   type Issue,
-  inFileOrder,
   loadTableText,
   parseSourceDocument,
   parseTokenText,
   readTextFile,
-} from '../tables/index.js';
+} from '../tables.js';
 import { parseCommandArgs } from './args.js';
 import { type Command, EXIT, UsageError } from './io.js';
 

@@ -37,7 +37,16 @@ export class TollgateError extends Error {
   }
 }
 
-/** True when `value` is a TollgateError, across bundles (checks the code, not the prototype). */
+/**
+ * True when `value` is a TollgateError, across bundles (checks the code, not the prototype).
+ * @example
+ * import { createLimiter, isTollgateError } from 'tollgate';
+ * try {
+ *   createLimiter({ clock: 42 as never });
+ * } catch (error) {
+ *   if (isTollgateError(error)) error.code; // 'TOLLGATE_INVALID_OPTION'
+ * }
+ */
 export function isTollgateError(value: unknown): value is TollgateError {
   return (
     typeof value === 'object' &&

@@ -4,7 +4,7 @@
  * Every C0 and C1 control character (and DEL) but tab as `\xNN` (newlines too: one input value
  * stays on one line).
  * @example
- * import { escapeControl } from 'tollgate/tables';
+ * import { escapeControl } from './escape-control.js';
  * escapeControl('bad\x1b[31mname\n'); // 'bad\\x1b[31mname\\x0a'
  */
 export function escapeControl(text: string): string {

@@ -17,7 +17,7 @@ function editDistance(a: string, b: string): number {
 /**
  * The closest of `choices` to `value`, when it is close enough to be a likely typo.
  * @example
- * import { closest } from 'tollgate/tables';
+ * import { closest } from './suggest.js';
  * closest('isues', ['issues', 'contents']); // 'issues'
  */
 export function closest(value: string, choices: readonly string[]): string | undefined {

@@ -18,6 +18,12 @@ export type TokenKind =
   | 'client-credentials'
   | 'anonymous';
 
+/**
+ * Every token kind, in a stable order (seed 001's token kinds, plus `anonymous`).
+ * @example
+ * import { TOKEN_KINDS } from 'tollgate/policy';
+ * TOKEN_KINDS.includes('fine-grained'); // true
+ */
 export const TOKEN_KINDS: readonly TokenKind[] = [
   'classic',
   'fine-grained',

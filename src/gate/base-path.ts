@@ -2,7 +2,7 @@
 // Hot path when a base path is set: strip runs on every request; the bench guards it.
 import { TollgateError } from '../core/errors.js';
 import { showText } from '../core/show-text.js';
-import type { Decision } from '../policy/index.js';
+import type { Decision } from '../policy/types.js';
 
 /** A checked base path: what is under it, with the base cut off, and what is outside it. */
 export interface BasePath {

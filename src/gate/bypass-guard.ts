@@ -1,5 +1,6 @@
 /** `skip` never exempts a table endpoint: a request it would keep away is gated anyway when its path names one. */
-import { matchRoute, type RouteTree } from '../routes/index.js';
+import { matchRoute } from '../routes/route-tree.js';
+import type { RouteTree } from '../routes/route-types.js';
 import type { BasePath } from './base-path.js';
 import type { RequestFacts } from './request-facts.js';
 

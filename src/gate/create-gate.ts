@@ -1,20 +1,20 @@
 /** The gate: one server-independent function that runs every check of a request in the service's order. */
 import { checkOptions } from '../core/check-options.js';
 import type { Token } from '../core/token.js';
-import { type AdmitRequest, createLimiter } from '../limiter/index.js';
-import {
-  httpDate,
-  type IdentityState,
-  type LimitsIdentity,
-  limitedResponse,
-  nearestRule,
-  pointCost,
-  pollInterval,
-  type RateLimitBody,
-  type RuleStanding,
-  type Verdict,
-} from '../limits/index.js';
-import { createPolicy, type Decision, type EndpointEntry, shippedTables } from '../policy/index.js';
+import { createLimiter } from '../limiter/create-limiter.js';
+import type { AdmitRequest } from '../limiter/limiter.js';
+import { limitedResponse } from '../limits/answers.js';
+import type { LimitsIdentity } from '../limits/identity.js';
+import type { IdentityState } from '../limits/identity-state.js';
+import { nearestRule, type RuleStanding } from '../limits/nearest-rule.js';
+import { pointCost } from '../limits/point-cost.js';
+import { httpDate, pollInterval } from '../limits/poll-interval.js';
+import type { RateLimitBody } from '../limits/rate-limit-body.js';
+import type { Verdict } from '../limits/verdict.js';
+import { createPolicy } from '../policy/authorize.js';
+import { shippedTables } from '../policy/shipped-tables.js';
+import type { EndpointEntry } from '../policy/tables.js';
+import type { Decision } from '../policy/types.js';
 import { createBasePath, outsideDecision } from './base-path.js';
 import { guardBypass } from './bypass-guard.js';
 import { type CpuMark, createCpuShare, processCpuClock } from './cpu-share.js';

@@ -1,6 +1,6 @@
 /** What the gate answers an adapter: pass the request on, or answer it, and how to settle it afterwards. */
-import type { Verdict } from '../limits/index.js';
-import type { Decision } from '../policy/index.js';
+import type { Verdict } from '../limits/verdict.js';
+import type { Decision } from '../policy/types.js';
 
 /** Settles the request's in-flight slot once its response has ended. Each method acts once; later calls do nothing. */
 export interface Settle {

@@ -1,6 +1,6 @@
 /** The gate's options around a decision: requests kept away from it, hooks, standard headers, documentation links. */
-import type { Verdict } from '../limits/index.js';
-import type { Decision } from '../policy/index.js';
+import type { Verdict } from '../limits/verdict.js';
+import type { Decision } from '../policy/types.js';
 import type { DocumentationUrls } from './documentation-urls.js';
 import type { RequestFacts } from './request-facts.js';
 import type { StandardHeadersForm } from './standard-headers.js';

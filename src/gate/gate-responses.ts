@@ -1,7 +1,9 @@
 /** The answers the gate writes itself: refusal bodies with their documentation link, and the limits' headers. */
 // Hot path: one call per answered request; bench/http.mjs guards the gate's cost per request.
-import type { LimitsConfig, RuleStanding, Verdict } from '../limits/index.js';
-import type { Decision } from '../policy/index.js';
+import type { LimitsConfig } from '../limits/limits-config.js';
+import type { RuleStanding } from '../limits/nearest-rule.js';
+import type { Verdict } from '../limits/verdict.js';
+import type { Decision } from '../policy/types.js';
 import {
   DEFAULT_AUTHENTICATION_URL,
   DEFAULT_PERMISSIONS_URL,

@@ -1,8 +1,10 @@
 /** The gate's options and the gate itself: what `createGate` takes and gives. */
 import type { Token } from '../core/token.js';
-import type { Limiter } from '../limiter/index.js';
-import type { LimitsStore } from '../limits/index.js';
-import type { Policy, PolicyOptions, ResourceContext } from '../policy/index.js';
+import type { Limiter } from '../limiter/limiter.js';
+import type { LimitsStore } from '../limits/limits-store.js';
+import type { Policy } from '../policy/authorize.js';
+import type { PolicyOptions } from '../policy/policy-options.js';
+import type { ResourceContext } from '../policy/types.js';
 import type { ProxyHeader } from './forwarded-for.js';
 import type { GateAnswer } from './gate-answer.js';
 import type { GateHookOptions } from './gate-hook-options.js';

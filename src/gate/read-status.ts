@@ -1,7 +1,9 @@
 /** The `GET /rate_limit` body for the gate: null when the store cannot tell (fail-closed), so the gate answers 503. */
 import { isTollgateError } from '../core/errors.js';
-import type { Limiter } from '../limiter/index.js';
-import type { LimitsIdentity, LimitsStore, RateLimitBody } from '../limits/index.js';
+import type { Limiter } from '../limiter/limiter.js';
+import type { LimitsIdentity } from '../limits/identity.js';
+import type { LimitsStore } from '../limits/limits-store.js';
+import type { RateLimitBody } from '../limits/rate-limit-body.js';
 import type { MaybePromise } from './maybe-async.js';
 
 const unavailable = (error: unknown): null => {

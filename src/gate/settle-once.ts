@@ -1,6 +1,7 @@
 /** A request's settlement: its slot freed and its CPU charged once, whichever ending comes first. */
-import type { Limiter } from '../limiter/index.js';
-import type { LimitsStore, Verdict } from '../limits/index.js';
+import type { Limiter } from '../limiter/limiter.js';
+import type { LimitsStore } from '../limits/limits-store.js';
+import type { Verdict } from '../limits/verdict.js';
 import type { CpuMark, CpuShare } from './cpu-share.js';
 import type { Settle } from './gate-answer.js';
 import type { RequestFacts } from './request-facts.js';

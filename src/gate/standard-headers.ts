@@ -1,11 +1,8 @@
 /** The IETF `RateLimit` and `RateLimit-Policy` header fields of a verdict, in the draft forms clients know. */
-import {
-  type LimitRule,
-  type LimitsConfig,
-  type RuleStanding,
-  resourceWindowMs,
-  type Verdict,
-} from '../limits/index.js';
+import type { LimitRule, LimitsConfig } from '../limits/limits-config.js';
+import type { RuleStanding } from '../limits/nearest-rule.js';
+import { resourceWindowMs } from '../limits/primary-limit.js';
+import type { Verdict } from '../limits/verdict.js';
 
 /** `false` (none), `'draft-7'` (the combined form express-rate-limit calls draft-7) or `'draft-8'` (the current draft's fields). */
 export type StandardHeadersForm = false | 'draft-7' | 'draft-8';

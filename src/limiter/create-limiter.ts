@@ -1,22 +1,18 @@
 /** The limiter the middleware and the simulator share: `admit` and `complete` over a store. */
 import { checkOptions } from '../core/check-options.js';
 import { TollgateError } from '../core/errors.js';
-import type { LimitsConfig, LimitsStore, SyncLimitsStore, Verdict } from '../limits/index.js';
-import {
-  AdmissionTicket,
-  type AdmitEvent,
-  type CompleteEvent,
-  defaultLimits,
-  type IdentityState,
-  identityOf,
-  LIMITS_RESOURCES,
-  type LimitsIdentity,
-  pointCost,
-  rateLimitBody,
-  type Ticket,
-  withWindowModes,
-} from '../limits/index.js';
-import { createMemoryStore } from '../stores/index.js';
+import { defaultLimits } from '../limits/default-limits.js';
+import { identityOf, type LimitsIdentity } from '../limits/identity.js';
+import type { IdentityState } from '../limits/identity-state.js';
+import { AdmissionTicket, type AdmitEvent, type CompleteEvent, type Ticket } from '../limits/limit-event.js';
+import type { LimitsConfig } from '../limits/limits-config.js';
+import { LIMITS_RESOURCES } from '../limits/limits-config.js';
+import type { LimitsStore, SyncLimitsStore } from '../limits/limits-store.js';
+import { pointCost } from '../limits/point-cost.js';
+import { rateLimitBody } from '../limits/rate-limit-body.js';
+import type { Verdict } from '../limits/verdict.js';
+import { withWindowModes } from '../limits/with-window-modes.js';
+import { createMemoryStore } from '../stores/memory-store.js';
 import type { AdmitRequest, CompleteFacts, IdentitySnapshot, Limiter, LimiterOptions } from './limiter.js';
 import { LIMITER_OPTIONS } from './limiter-options-spec.js';
 import { mergeLimits } from './merge-limits.js';

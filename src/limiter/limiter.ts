@@ -1,18 +1,14 @@
 /** The limiter's vocabulary: requests, completions, options, and the Limiter itself. */
-import type {
-  IdentityState,
-  LimitsCaller,
-  LimitsConfig,
-  LimitsIdentity,
-  LimitsResource,
-  LimitsStore,
-  RateLimitBody,
-  SyncLimitsStore,
-  Ticket,
-  Verdict,
-  WindowedRule,
-  WindowMode,
-} from '../limits/index.js';
+
+import type { LimitsResource } from '../core/limit-charge.js';
+import type { LimitsCaller, LimitsIdentity } from '../limits/identity.js';
+import type { IdentityState } from '../limits/identity-state.js';
+import type { Ticket } from '../limits/limit-event.js';
+import type { LimitsConfig, WindowMode } from '../limits/limits-config.js';
+import type { LimitsStore, SyncLimitsStore } from '../limits/limits-store.js';
+import type { RateLimitBody } from '../limits/rate-limit-body.js';
+import type { Verdict } from '../limits/verdict.js';
+import type { WindowedRule } from '../limits/windowed-rules.js';
 import type { PartialLimitsConfig } from './merge-limits.js';
 
 /**

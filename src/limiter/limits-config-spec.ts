@@ -1,6 +1,8 @@
 /** What a `LimitsConfig` given to `createLimiter` may hold, field by field (every field optional: it is merged over the shipped limits). */
 import { number, type OptionRule, object, oneOf, text } from '../core/option-rules.js';
-import { defaultLimits, LIMIT_RULES, WINDOWED_RULES } from '../limits/index.js';
+import { defaultLimits } from '../limits/default-limits.js';
+import { LIMIT_RULES } from '../limits/limits-config.js';
+import { WINDOWED_RULES } from '../limits/windowed-rules.js';
 
 const count = number({ min: 0, integer: true });
 const positive = number({ min: 1, integer: true });

@@ -1,5 +1,5 @@
 /** A partial limits config laid over the shipped one, so `{ answers: { status: 429 } }` is a whole config. */
-import type { LimitsConfig } from '../limits/index.js';
+import type { LimitsConfig } from '../limits/limits-config.js';
 
 /**
  * A config with every field of `LimitsConfig` optional, at any depth.

@@ -9,7 +9,8 @@ import type { LimitBody, Verdict } from './verdict.js';
  * The `x-ratelimit-*` headers of a primary window (seed 000, "Rate limit response headers").
  * `resetMs` is the window's end in epoch ms; the header carries epoch seconds.
  * @example
- * import { defaultLimits, rateLimitHeaders } from 'tollgate/limits';
+ * import { defaultLimits } from 'tollgate/limits';
+ * import { rateLimitHeaders } from './answers.js';
  * rateLimitHeaders('core', 5000, 1, 1_700_003_600_000, defaultLimits());
  * // { 'x-ratelimit-limit': '5000', 'x-ratelimit-remaining': '4999', 'x-ratelimit-used': '1',
  * //   'x-ratelimit-reset': '1700003600', 'x-ratelimit-resource': 'core' }
@@ -92,7 +93,8 @@ class LimitVerdict implements Verdict {
 /**
  * The verdict of an admitted request (or of a completed one): the window's numbers and headers.
  * @example
- * import { allowedVerdict, defaultLimits } from 'tollgate/limits';
+ * import { defaultLimits } from 'tollgate/limits';
+ * import { allowedVerdict } from './answers.js';
  * const verdict = allowedVerdict('core', 5000, 1, 1_700_003_600_000, null, defaultLimits());
  * verdict.headers['x-ratelimit-remaining']; // '4999'
  */
@@ -170,7 +172,8 @@ function secondaryBody(rule: LimitRule, config: LimitsConfig): LimitBody {
  * The verdict of a denied request: status 403 (or 429 per config), the JSON body, `retry-after`
  * on secondary rules, and `x-ratelimit-remaining: 0` on the primary one (seed 000, "Errors").
  * @example
- * import { defaultLimits, deniedVerdict } from 'tollgate/limits';
+ * import { defaultLimits } from 'tollgate/limits';
+ * import { deniedVerdict } from './answers.js';
  * const now = 1_700_000_000_000;
  * const verdict = deniedVerdict('concurrency', 'user:octocat', 'core', 5000, 3, now + 3_600_000, now + 1000, now, defaultLimits());
  * verdict.headers['retry-after']; // '1'

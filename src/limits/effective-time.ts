@@ -18,7 +18,7 @@ export const CLOCK_SKEW_TOLERANCE_MS = 1000;
  * - a reading further behind is believed: the identity's time moves back to it, its buckets get no
  *   refill for the gap, and refill goes on from there (a stamp from the future never freezes them).
  * @example
- * import { effectiveTime } from 'tollgate/limits';
+ * import { effectiveTime } from './effective-time.js';
  * effectiveTime(NaN, 5_000);      // 5000
  * effectiveTime(4_500.7, 5_000);  // 5000 (within the skew tolerance)
  * effectiveTime(1_000, 3_600_000); // 1000 (the stored time was in the future)

@@ -85,7 +85,7 @@ function formatV6(groups: readonly number[]): string {
  * The one spelling of an IP address (IPv4 dotted decimal; IPv6 per RFC 5952, IPv4-mapped IPv6 as
  * IPv4, a zone dropped), or null when the text is not an IP address.
  * @example
- * import { canonicalAddress } from 'tollgate/limits';
+ * import { canonicalAddress } from './ip-address.js';
  * canonicalAddress('2001:DB8:0::1'); // '2001:db8::1'
  * canonicalAddress('::ffff:1.2.3.4'); // '1.2.3.4'
  * canonicalAddress('not-an-ip'); // null
@@ -101,7 +101,7 @@ export function canonicalAddress(text: string): string | null {
  * `ipv6Prefix` bits (`2001:db8::/56`; 128 keeps each address apart), and every text that is not
  * an IP address as the one caller `unknown` (so a garbled header cannot mint fresh budgets).
  * @example
- * import { addressIdentity } from 'tollgate/limits';
+ * import { addressIdentity } from './ip-address.js';
  * addressIdentity('2001:db8:0:ff:1::9', 56); // '2001:db8::/56'
  * addressIdentity('::ffff:203.0.113.7', 56); // '203.0.113.7'
  * addressIdentity('_hidden', 56); // 'unknown'

@@ -71,7 +71,7 @@ export interface Ticket {
  * field: declared with the object, so settling never reshapes it, and absent from its JSON (a
  * ticket stays plain data; a serialized copy does not carry it).
  * @example
- * import { AdmissionTicket } from 'tollgate/limits';
+ * import { AdmissionTicket } from './limit-event.js';
  * const ticket = new AdmissionTicket('user:octocat', 'core', false, 5000, 0, -1, 1);
  * JSON.stringify(ticket); // '{"key":"user:octocat","resource":"core","graphql":false,"limit":5000,"countedReset":0,"hint":-1}'
  */
@@ -109,7 +109,7 @@ export class AdmissionTicket implements Ticket {
    * Marks `ticket` as handed out by `issuer`, an object private to one store; a ticket is marked
    * once. With `isFrom`, it replaces a WeakSet of issued tickets at a fraction of the cost.
    * @example
-   * import { AdmissionTicket } from 'tollgate/limits';
+   * import { AdmissionTicket } from './limit-event.js';
    * const store = {};
    * const ticket = new AdmissionTicket('user:octocat', 'core', false, 5000, 0, -1, 1);
    * AdmissionTicket.stamp(ticket, store);
@@ -123,7 +123,7 @@ export class AdmissionTicket implements Ticket {
    * Whether `value` is a ticket `issuer` stamped: a copy, a JSON round trip, a ticket constructed
    * by hand or another store's ticket is not (the private field cannot be forged).
    * @example
-   * import { AdmissionTicket } from 'tollgate/limits';
+   * import { AdmissionTicket } from './limit-event.js';
    * AdmissionTicket.isFrom({ key: 'user:octocat', id: 1 }, {}); // false
    */
   static isFrom(value: unknown, issuer: object): boolean {
@@ -150,7 +150,8 @@ export class AdmissionTicket implements Ticket {
  * The response was sent: frees the in-flight slot, charges the CPU time (seed 000: CPU is a
  * secondary rule) and refunds the primary count of a 304 (seed 000, "Polling rules", rule 2).
  * @example
- * import { AdmissionTicket, type CompleteEvent } from 'tollgate/limits';
+ * import type { CompleteEvent } from 'tollgate/limits';
+ * import { AdmissionTicket } from './limit-event.js';
  * const ticket = new AdmissionTicket('user:octocat', 'core', false, 5000, 1_700_003_600_000, -1, 1);
  * const event: CompleteEvent = { kind: 'complete', ticket, status: 200, cpuMs: 12 };
  */
@@ -165,7 +166,8 @@ export interface CompleteEvent {
 /**
  * The request was aborted or the connection closed: frees the in-flight slot, charges any CPU used.
  * @example
- * import { AdmissionTicket, type ReleaseEvent } from 'tollgate/limits';
+ * import type { ReleaseEvent } from 'tollgate/limits';
+ * import { AdmissionTicket } from './limit-event.js';
  * const ticket = new AdmissionTicket('user:octocat', 'core', false, 5000, 1_700_003_600_000, -1, 1);
  * const event: ReleaseEvent = { kind: 'release', ticket, cpuMs: 0 };
  */
@@ -178,7 +180,8 @@ export interface ReleaseEvent {
 /**
  * Any event of `step`.
  * @example
- * import { AdmissionTicket, type LimitEvent } from 'tollgate/limits';
+ * import type { LimitEvent } from 'tollgate/limits';
+ * import { AdmissionTicket } from './limit-event.js';
  * const ticket = new AdmissionTicket('user:octocat', 'core', false, 5000, 1_700_003_600_000, -1, 1);
  * const events: LimitEvent[] = [
  *   { kind: 'admit', key: 'user:octocat', resource: 'core', limit: 5000, cost: 1, content: false, graphql: false, countsPrimary: true },
@@ -190,7 +193,7 @@ export type LimitEvent = AdmitEvent | CompleteEvent | ReleaseEvent;
 /**
  * The identity key an event applies to.
  * @example
- * import { AdmissionTicket, eventKey } from 'tollgate/limits';
+ * import { AdmissionTicket, eventKey } from './limit-event.js';
  * const ticket = new AdmissionTicket('user:octocat', 'core', false, 5000, 1_700_003_600_000, -1, 1);
  * eventKey({ kind: 'release', ticket, cpuMs: 0 }); // 'user:octocat'
  */

@@ -9,7 +9,7 @@ export type { LimitCharge, LimitsResource } from '../core/limit-charge.js';
 /**
  * Every resource, in the order `GET /rate_limit` lists them.
  * @example
- * import { LIMITS_RESOURCES } from 'tollgate/limits';
+ * import { LIMITS_RESOURCES } from './limits-config.js';
  * LIMITS_RESOURCES; // ['core', 'search', 'graphql', 'lfs']
  */
 export const LIMITS_RESOURCES: readonly LimitsResource[] = ['core', 'search', 'graphql', 'lfs'];
@@ -36,7 +36,7 @@ export type LimitRule =
 /**
  * Every rule, in the order `step` checks them.
  * @example
- * import { LIMIT_RULES } from 'tollgate/limits';
+ * import { LIMIT_RULES } from './limits-config.js';
  * LIMIT_RULES[0]; // 'primary'
  */
 export const LIMIT_RULES: readonly LimitRule[] = [
@@ -64,7 +64,8 @@ export type WindowMode = 'sliding' | 'bucket';
 /**
  * The algorithm a rule runs with under `config`: its window mode for the windowed rules.
  * @example
- * import { algorithmOf, defaultLimits } from 'tollgate/limits';
+ * import { defaultLimits } from 'tollgate/limits';
+ * import { algorithmOf } from './limits-config.js';
  * algorithmOf('rest_points', defaultLimits()); // 'sliding log'
  */
 export function algorithmOf(rule: LimitRule, config: LimitsConfig): LimitAlgorithm {

@@ -22,7 +22,12 @@ export interface LimitLine {
   readonly note: string;
 }
 
-/** How each caller class is counted (seed 000, "Primary rate limits"). */
+/**
+ * How each caller class is counted, in words (seed 000, "Primary rate limits").
+ * @example
+ * import { COUNTED_PER, callerClassOf } from 'tollgate/limits';
+ * COUNTED_PER[callerClassOf('app-installation')]; // 'per installation'
+ */
 export const COUNTED_PER: Record<ReturnType<typeof callerClassOf>, string> = {
   anonymous: 'per originating IP address',
   user: "per user, shared by all of the user's tokens",

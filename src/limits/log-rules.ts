@@ -8,7 +8,7 @@ export { WINDOWED_RULES, type WindowedRule } from './windowed-rules.js';
  * The six rules that may keep a log, in the order of their state slots (slot 2 + index): the
  * four windowed rules when `sliding`, and CPU time, which always counts in a log.
  * @example
- * import { LOG_RULES } from 'tollgate/limits';
+ * import { LOG_RULES } from './log-rules.js';
  * LOG_RULES.indexOf('cpu'); // 2
  */
 export const LOG_RULES = [
@@ -47,7 +47,8 @@ let lastPlan: LogPlan | undefined;
 /**
  * The log plan of `config`, computed once per config.
  * @example
- * import { defaultLimits, logPlan } from 'tollgate/limits';
+ * import { defaultLimits } from 'tollgate/limits';
+ * import { logPlan } from './log-rules.js';
  * logPlan(defaultLimits()).spans; // [60000, 60000, 61000, 61000, 60000, 3600000]
  */
 export function logPlan(config: LimitsConfig): LogPlan {

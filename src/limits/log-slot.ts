@@ -40,7 +40,7 @@ export function logSlot(log: SlidingLog, at: number): number {
 /**
  * Loads the log a slot value holds (0 or a packed entry) into `log`, at identity time `at`.
  * @example
- * import { createSlidingLog } from 'tollgate/limits';
+ * import { createSlidingLog } from './sliding-log.js';
  * import { loadSlot } from './log-slot.js';
  * const log = createSlidingLog();
  * loadSlot(log, 4_194_304_001, 1_000);

@@ -83,7 +83,8 @@ export function primaryLimits(facts: CallerFacts, config: LimitsConfig): Primary
 /**
  * The window of a resource in milliseconds: one hour for core, the table's value for the others.
  * @example
- * import { defaultLimits, resourceWindowMs } from 'tollgate/limits';
+ * import { defaultLimits } from 'tollgate/limits';
+ * import { resourceWindowMs } from './primary-limit.js';
  * resourceWindowMs('lfs', defaultLimits()); // 60000
  */
 export function resourceWindowMs(resource: LimitsResource, config: LimitsConfig): number {

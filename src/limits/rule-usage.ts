@@ -14,7 +14,7 @@ import { refillSpent } from './token-bucket.js';
  * Used per rule, in the rule's unit: requests in the primary window of each resource, requests in
  * flight, points, CPU milliseconds, content-generating requests.
  * @example
- * import type { RuleUsage } from 'tollgate/limits';
+ * import type { RuleUsage } from './rule-usage.js';
  * const usage: RuleUsage = { primary: { core: 12, search: 0, graphql: 0, lfs: 0 }, concurrency: 1,
  *   rest_points: 20, graphql_points: 0, cpu: 400, graphql_cpu: 0, content_per_minute: 2, content_per_hour: 2 };
  */
@@ -46,7 +46,7 @@ function logUsed(flat: readonly number[] | undefined, t: number, spanMs: number)
  * `nowMs`. Pure: no clock, no store.
  * @example
  * import { createLimiter } from 'tollgate';
- * import { ruleUsage } from 'tollgate/limits';
+ * import { ruleUsage } from './rule-usage.js';
  * const limiter = createLimiter({ clock: () => 1_700_000_000_000 });
  * limiter.admit({ identity: limiter.identify({ kind: 'classic', user: 'octocat' }), method: 'POST', content: true });
  * ruleUsage(limiter.store.read('user:octocat'), limiter.config, 1_700_000_000_000).rest_points; // 5

@@ -4,7 +4,7 @@ import type { IdentityState } from './identity-state.js';
 /**
  * Position of each IdentityState field in the packed row (the order of IDENTITY_STATE_FIELDS).
  * @example
- * import { STATE_WIDTH, unpackState } from 'tollgate/limits';
+ * import { STATE_WIDTH, unpackState } from './state-layout.js';
  * import { SLOT } from './state-layout.js';
  * const row = new Float64Array(STATE_WIDTH);
  * row[SLOT.coreUsed] = 12;
@@ -32,7 +32,7 @@ export const SLOT = {
 /**
  * Numbers per identity: one per SLOT.
  * @example
- * import { STATE_WIDTH } from 'tollgate/limits';
+ * import { STATE_WIDTH } from './state-layout.js';
  * const row = new Float64Array(STATE_WIDTH); // 16 numbers
  */
 export const STATE_WIDTH = SLOT.lfsUsed + 1;
@@ -58,7 +58,7 @@ export const ROW_WINDOWS = SLOT.coreReset;
 /**
  * Writable rows: a Float64Array slab, or a plain array.
  * @example
- * import { STATE_WIDTH, type StateRow } from 'tollgate/limits';
+ * import { STATE_WIDTH, type StateRow } from './state-layout.js';
  * const row: StateRow = new Float64Array(STATE_WIDTH);
  */
 export type StateRow = { [index: number]: number };
@@ -67,7 +67,7 @@ export type StateRow = { [index: number]: number };
  * Writes `state` into `row` at `offset`.
  * @example
  * import { createLimiter } from 'tollgate';
- * import { packState, STATE_WIDTH } from 'tollgate/limits';
+ * import { packState, STATE_WIDTH } from './state-layout.js';
  * const limiter = createLimiter();
  * limiter.admit({ identity: limiter.identify({ kind: 'classic', user: 'octocat' }) });
  * const row = new Float64Array(STATE_WIDTH);
@@ -95,7 +95,7 @@ export function packState(state: IdentityState, row: StateRow, offset: number): 
 /**
  * Reads the IdentityState stored in `row` at `offset`.
  * @example
- * import { unpackState } from 'tollgate/limits';
+ * import { unpackState } from './state-layout.js';
  * // One identity after one request: at, inFlight, restPoints, ..., coreReset, coreUsed, ...
  * const row = [1_700_000_000_000, 1, 60_000, 0, 0, 0, 0, 0, 1_700_003_600_000, 1, 0, 0, 0, 0, 0, 0];
  * unpackState(row, 0).coreUsed; // 1

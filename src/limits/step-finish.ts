@@ -34,7 +34,8 @@ export function windowSlot(resource: LimitsResource): number {
  * event read may still hold entries that left by the identity's time `at`: every event drops to
  * `max(t, at)`, which leaves each log as if every event had settled every log.
  * @example
- * import { createSlidingLog, defaultLimits } from 'tollgate/limits';
+ * import { defaultLimits } from 'tollgate/limits';
+ * import { createSlidingLog } from './sliding-log.js';
  * import { logPlan } from './log-rules.js';
  * import { readyLogs } from './step-finish.js';
  * readyLogs(Array.from({ length: 6 }, createSlidingLog), 0b101, 61_000, logPlan(defaultLimits()));
@@ -66,7 +67,10 @@ export function restampLogs(logs: readonly SlidingLog[], t: number, plan: LogPla
  * Completes or releases a ticket the store holds: frees its slot, charges CPU time into the CPU
  * logs, refunds a 304 in the window that counted it. See stepInto.
  * @example
- * import { AdmissionTicket, createSlidingLog, defaultLimits, STATE_WIDTH } from 'tollgate/limits';
+ * import { defaultLimits } from 'tollgate/limits';
+ * import { AdmissionTicket } from './limit-event.js';
+ * import { createSlidingLog } from './sliding-log.js';
+ * import { STATE_WIDTH } from './state-layout.js';
  * import { finish } from './step-finish.js';
  * import { SLOT } from './state-layout.js';
  * const row = new Float64Array(STATE_WIDTH);
@@ -148,7 +152,10 @@ export function finish(
  * The answer to completing or releasing a ticket the store does not hold (a copy, a forgery, one
  * already settled, one whose lease ran out): the identity's current numbers, and no change.
  * @example
- * import { AdmissionTicket, defaultLimits, STATE_WIDTH, unheldVerdict } from 'tollgate/limits';
+ * import { defaultLimits } from 'tollgate/limits';
+ * import { AdmissionTicket } from './limit-event.js';
+ * import { STATE_WIDTH } from './state-layout.js';
+ * import { unheldVerdict } from './step-finish.js';
  * const row = new Float64Array(STATE_WIDTH); // a new identity's state
  * const ticket = new AdmissionTicket('user:octocat', 'core', false, 5000, 0, -1, 7);
  * unheldVerdict(row, 0, ticket, 1_700_000_000_000, defaultLimits()).allowed; // true (nothing refused, nothing changed)

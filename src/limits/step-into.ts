@@ -29,7 +29,10 @@ const CONCURRENCY_RETRY_MS = 1000;
  * are written 0 (a store may keep a packed log there: see log-slot.ts). Prefer `step`, which takes
  * and returns IdentityState objects; stores that keep packed rows call this directly.
  * @example
- * import { type AdmitEvent, createSlidingLog, defaultLimits, STATE_WIDTH, stepInto } from 'tollgate/limits';
+ * import { type AdmitEvent, defaultLimits } from 'tollgate/limits';
+ * import { createSlidingLog } from './sliding-log.js';
+ * import { STATE_WIDTH } from './state-layout.js';
+ * import { stepInto } from './step-into.js';
  * const event: AdmitEvent = { kind: 'admit', key: 'user:octocat', resource: 'core', limit: 5000,
  *   cost: 1, content: false, graphql: false, countsPrimary: true };
  * const row = new Float64Array(STATE_WIDTH);

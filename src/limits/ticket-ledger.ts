@@ -102,7 +102,7 @@ export interface RowTicketLedger {
 /**
  * A TicketLedger indexed by the store's row of each identity (the memory store's).
  * @example
- * import { createRowTicketLedger } from 'tollgate/limits';
+ * import { createRowTicketLedger } from './ticket-ledger.js';
  * const ledger = createRowTicketLedger();
  * const id = ledger.nextId();
  * ledger.hold(7, id, 600_000);

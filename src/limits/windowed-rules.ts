@@ -3,7 +3,7 @@
 /**
  * The windowed rules, in a fixed order.
  * @example
- * import { WINDOWED_RULES } from 'tollgate/limits';
+ * import { WINDOWED_RULES } from './windowed-rules.js';
  * WINDOWED_RULES.length; // 4
  */
 export const WINDOWED_RULES = [

@@ -10,7 +10,8 @@ const MODES: readonly string[] = ['sliding', 'bucket', 'strict'];
  * `config` with the window mode of some rules replaced. Throws TollgateError
  * `TOLLGATE_INVALID_OPTION`, naming the valid rules or modes, for anything else.
  * @example
- * import { defaultLimits, withWindowModes } from 'tollgate/limits';
+ * import { defaultLimits } from 'tollgate/limits';
+ * import { withWindowModes } from './with-window-modes.js';
  * withWindowModes(defaultLimits(), { content_per_hour: 'bucket' }).secondary.windowModes.content_per_hour; // 'bucket'
  */
 export function withWindowModes(

@@ -2,7 +2,7 @@
 // Hot path: every request runs through here; `npm run bench` guards it.
 import { TollgateError } from '../core/errors.js';
 import { showText } from '../core/show-text.js';
-import { matchRoute } from '../routes/index.js';
+import { matchRoute } from '../routes/route-tree.js';
 import { type EntryPlan, planEntry, scopeMasks, type VisibilityPlan } from './entry-plan.js';
 import { evaluateEndpoint } from './evaluate-endpoint.js';
 import { type Outcome, outcome } from './outcome.js';

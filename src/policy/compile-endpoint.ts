@@ -1,5 +1,5 @@
 /** One endpoint of the table compiled: its entry for the evaluator and its route for the matcher. */
-import type { RouteInput } from '../routes/index.js';
+import type { RouteInput } from '../routes/route-types.js';
 import { checkPermissions, checkScopes } from './check-requirements.js';
 import type { Catalog } from './compile-catalog.js';
 import { formatAcceptedPermissions, formatAcceptedScopes } from './header-format.js';

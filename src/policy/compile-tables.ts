@@ -1,7 +1,8 @@
 /** The table compiler: scopes catalog, overlays merged, each endpoint compiled, routes compiled; every problem reported. */
 import type { Issue } from '../core/issue.js';
 import { issuesError } from '../core/issue.js';
-import { type RouteInput, tryCompileRoutes } from '../routes/index.js';
+import { tryCompileRoutes } from '../routes/route-tree.js';
+import type { RouteInput } from '../routes/route-types.js';
 import { compileCatalog } from './compile-catalog.js';
 import { compileEndpoint } from './compile-endpoint.js';
 import { mergeOverlays } from './merge-overlays.js';
@@ -14,7 +15,7 @@ export type { TableSource, TableSources } from './table-sources.js';
  * Compiles the tables, returning every problem found; `tables` is present only when there are none.
  * @example
  * import { compileTables } from 'tollgate/policy';
- * import { shippedSources } from 'tollgate/tables';
+ * import { shippedSources } from 'tollgate/policy';
  * const { tables, issues } = compileTables(shippedSources);
  * issues.length; // 0
  */
@@ -52,8 +53,8 @@ export function compileTables(sources: TableSources): { tables?: PolicyTables; i
 /**
  * Like `compileTables`, but throws one TollgateError (code TOLLGATE_INVALID_TABLE) listing every problem.
  * @example
- * import { compileTablesOrThrow } from 'tollgate/policy';
- * import { shippedSources } from 'tollgate/tables';
+ * import { compileTablesOrThrow } from './compile-tables.js';
+ * import { shippedSources } from 'tollgate/policy';
  * compileTablesOrThrow(shippedSources).endpoints.length; // 535
  */
 export function compileTablesOrThrow(sources: TableSources): PolicyTables {

@@ -53,7 +53,12 @@ export function formatAcceptedScopes(requirement: ScopeRequirement): string {
   return requirement.map((alternative) => alternative.join('+')).join(', ');
 }
 
-/** Parses an `X-Accepted-OAuth-Scopes` value in the form `formatAcceptedScopes` writes. */
+/**
+ * Parses an `X-Accepted-OAuth-Scopes` value in the form `formatAcceptedScopes` writes.
+ * @example
+ * import { parseAcceptedScopes } from 'tollgate/policy';
+ * parseAcceptedScopes('notifications, repo'); // [['notifications'], ['repo']]
+ */
 export function parseAcceptedScopes(value: string): ScopeRequirement {
   return value.split(',').map((alternative) =>
     alternative

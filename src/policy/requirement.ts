@@ -49,12 +49,22 @@ export function permissionsMeet(requirement: Requirement, granted: Readonly<Reco
   return false;
 }
 
-/** Per alternative, the scopes `held` (already closed under implication) lacks. */
+/**
+ * Per alternative, the scopes `held` (already closed under implication) lacks.
+ * @example
+ * import { heldScopes, missingScopes, shippedTables } from 'tollgate/policy';
+ * missingScopes([['admin:org', 'repo']], heldScopes(['repo'], shippedTables().scopeClosure)); // [['admin:org']]
+ */
 export function missingScopes(requirement: ScopeRequirement, held: ReadonlySet<string>): string[][] {
   return requirement.map((alternative) => alternative.filter((scope) => !held.has(scope)));
 }
 
-/** True when some alternative's scopes are all in `held` (closed under implication). */
+/**
+ * True when some alternative's scopes are all in `held` (closed under implication).
+ * @example
+ * import { heldScopes, scopesMeet, shippedTables } from 'tollgate/policy';
+ * scopesMeet([['public_repo']], heldScopes(['repo'], shippedTables().scopeClosure)); // true: repo implies public_repo
+ */
 export function scopesMeet(requirement: ScopeRequirement, held: ReadonlySet<string>): boolean {
   return requirement.some((alternative) => alternative.every((scope) => held.has(scope)));
 }

@@ -6,7 +6,13 @@ import type { PolicyTables, RawPermissionsTable, RawScopesTable } from './tables
 
 let shipped: PolicyTables | undefined;
 
-/** The shipped raw tables, as written in `data/` (validated at build time). */
+/**
+ * The shipped raw tables, as written in `data/` (validated at build time): compile them with your
+ * own changes, or read them.
+ * @example
+ * import { compileTables, shippedSources } from 'tollgate/policy';
+ * compileTables(shippedSources).issues.length; // 0
+ */
 export const shippedSources = {
   permissions: { file: 'data/permissions.yaml', value: permissions as unknown as RawPermissionsTable },
   scopes: { file: 'data/scopes.yaml', value: scopes as unknown as RawScopesTable },

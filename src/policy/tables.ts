@@ -1,7 +1,7 @@
 /** Table shapes: the raw YAML form (snake_case, as written) and the compiled form the evaluator reads. */
 
 import type { LimitCharge, LimitsResource } from '../core/limit-charge.js';
-import type { RouteTree } from '../routes/index.js';
+import type { RouteTree } from '../routes/route-types.js';
 import type { HttpMethod, Level, Requirement, ScopeRequirement, TokenKind } from './types.js';
 
 /** A classic requirement in a table: a requirement, `not_shown` (the seeds do not say) or `none`. */

@@ -141,7 +141,7 @@ export function matchRoute(tree: RouteTree, method: string, target: string): Rou
  * The parameter names of a template, in order. Throws TollgateError `TOLLGATE_INVALID_TABLE` on a
  * malformed template.
  * @example
- * import { templateParams } from 'tollgate/routes';
+ * import { templateParams } from './route-tree.js';
  * templateParams('/repos/{owner}/{repo}/git/ref/{ref}'); // ['owner', 'repo', 'ref']
  */
 export function templateParams(template: string): string[] {

@@ -1,5 +1,5 @@
 /** The polite client: follows the seed's client rules, and holds every worker while told to wait. */
-import { retryDelay } from '../limits/index.js';
+import { retryDelay } from '../limits/retry-delay.js';
 import type { BehaviourRules } from './behaviour.js';
 
 /**

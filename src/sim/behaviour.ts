@@ -1,5 +1,5 @@
 /** What a client behaviour decides: when a worker may send, and what it does with a limited answer. */
-import type { LimitedResponse } from '../limits/index.js';
+import type { LimitedResponse } from '../limits/retry-delay.js';
 import type { CallerRun, Worker } from './caller-run.js';
 
 /**

@@ -1,10 +1,11 @@
 /** A caller's mix compiled once: its token as the policy reads it, each request decided as the gate decides it. */
 
-import { leastPermissions, leastScopes, type PermissionNeed, type ScopeNeed } from '../check/index.js';
+import { leastPermissions, leastScopes, type PermissionNeed, type ScopeNeed } from '../check/least-grant.js';
 import { TollgateError } from '../core/errors.js';
+import type { Token } from '../core/token.js';
 import { PERMISSION_KINDS, SCOPED_KINDS, type TokenKind } from '../core/token.js';
-import type { LimitsIdentity } from '../limits/index.js';
-import type { Policy, Token } from '../policy/index.js';
+import type { LimitsIdentity } from '../limits/identity.js';
+import type { Policy } from '../policy/authorize.js';
 import type { CallerSpec, CallerToken } from './scenario.js';
 import { SERVICE_TRAFFIC, type SimRequest, serviceRequest, tableRequest } from './sim-request.js';
 import type { CallerGrant } from './simulation-report.js';

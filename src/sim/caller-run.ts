@@ -1,5 +1,10 @@
 /** What the engine keeps per caller and per worker while a run goes. */
-import type { LimitRule, LimitsIdentity, LimitsResource, Ticket, Verdict } from '../limits/index.js';
+
+import type { LimitsResource } from '../core/limit-charge.js';
+import type { LimitsIdentity } from '../limits/identity.js';
+import type { Ticket } from '../limits/limit-event.js';
+import type { LimitRule } from '../limits/limits-config.js';
+import type { Verdict } from '../limits/verdict.js';
 import type { Random } from './random.js';
 import type { CallerSpec } from './scenario.js';
 import type { GaugeRecorder, SeriesRecorder } from './series-recorder.js';

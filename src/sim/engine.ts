@@ -1,9 +1,9 @@
 /** The discrete-event loop: workers send, the limiter answers, behaviours decide what comes next. */
 // Hot path of the simulator: `npm run bench` (bench/sim.mjs) guards its speed.
 
-import type { Limiter } from '../limiter/index.js';
-import type { SyncLimitsStore } from '../limits/index.js';
-import { limitedResponse } from '../limits/index.js';
+import type { Limiter } from '../limiter/limiter.js';
+import { limitedResponse } from '../limits/answers.js';
+import type { SyncLimitsStore } from '../limits/limits-store.js';
 import type { BehaviourRules } from './behaviour.js';
 import { addWait, type CallerRun, newWorker, pickRequest, type Worker, workTaken } from './caller-run.js';
 import { createEventQueue } from './event-queue.js';

@@ -3,8 +3,9 @@
  * members, each planned refusal-free, finish in time. The rules' arithmetic finds the candidate;
  * runs of the candidate (finishes) and of one fewer (does not) confirm it.
  */
-import { identityOf, type LimitsConfig } from '../limits/index.js';
-import type { PolicyTables } from '../policy/index.js';
+import { identityOf } from '../limits/identity.js';
+import type { LimitsConfig } from '../limits/limits-config.js';
+import type { PolicyTables } from '../policy/tables.js';
 import { expandScenario } from './expand-scenario.js';
 import { planGroup, planMember } from './plan-identity.js';
 import { planScenario, type RunScenario } from './plan-scenario.js';

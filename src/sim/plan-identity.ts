@@ -5,8 +5,9 @@
  * Callers whose intervals (a schedule's runs) stay more than a window apart do not share that
  * window's ceiling.
  */
-import { type LimitsConfig, pollInterval } from '../limits/index.js';
-import type { PolicyTables } from '../policy/index.js';
+import type { LimitsConfig } from '../limits/limits-config.js';
+import { pollInterval } from '../limits/poll-interval.js';
+import type { PolicyTables } from '../policy/tables.js';
 import { type CallerUse, type Ceiling, callerUse } from './plan-units.js';
 import type { CallerSpec } from './scenario.js';
 

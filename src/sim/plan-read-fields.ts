@@ -1,10 +1,12 @@
 /** The planner's fields of a scenario file (`schedule`, `pool`) and its token checks, read and checked. */
 
 import { dirname, resolve } from 'node:path';
-import type { Issue } from '../core/issue.js';
-import { defaultLimits, type LimitsCaller } from '../limits/index.js';
-import type { PolicyTables } from '../policy/index.js';
-import { parseTokenText, readTextFile, type SourcePosition } from '../tables/index.js';
+import type { Issue, SourcePosition } from '../core/issue.js';
+import { defaultLimits } from '../limits/default-limits.js';
+import type { LimitsCaller } from '../limits/identity.js';
+import type { PolicyTables } from '../policy/tables.js';
+import { readTextFile } from '../tables/load-tables.js';
+import { parseTokenText } from '../tables/token-text.js';
 import type { Pool } from './pool.js';
 import { poolProblems } from './pool.js';
 import { type Schedule, scheduleProblems } from './schedule.js';

@@ -3,8 +3,9 @@
  * the plan by running it: an identity whose callers met a refusal is planned again a little
  * slower, until the run refuses nothing.
  */
-import { identityOf, type LimitsConfig } from '../limits/index.js';
-import type { PolicyTables } from '../policy/index.js';
+import { identityOf } from '../limits/identity.js';
+import type { LimitsConfig } from '../limits/limits-config.js';
+import type { PolicyTables } from '../policy/tables.js';
 import { type GroupPlan, type PlanMember, planGroup, planMember } from './plan-identity.js';
 import { type Ceiling, ceilingsOf } from './plan-units.js';
 import type { CallerSpec, Scenario } from './scenario.js';

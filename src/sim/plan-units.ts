@@ -2,16 +2,14 @@
  * The arithmetic the planner starts from: the ceilings an identity has (seed 000, "Primary rate
  * limits" and "Secondary rate limits") and what one request of a caller's mix uses of each.
  */
-import {
-  identityOf,
-  LIMITS_RESOURCES,
-  type LimitRule,
-  type LimitsConfig,
-  type LimitsResource,
-  pointCost,
-  resourceWindowMs,
-} from '../limits/index.js';
-import { createPolicy, type Policy, type PolicyTables } from '../policy/index.js';
+
+import type { LimitsResource } from '../core/limit-charge.js';
+import { identityOf } from '../limits/identity.js';
+import { LIMITS_RESOURCES, type LimitRule, type LimitsConfig } from '../limits/limits-config.js';
+import { pointCost } from '../limits/point-cost.js';
+import { resourceWindowMs } from '../limits/primary-limit.js';
+import { createPolicy, type Policy } from '../policy/authorize.js';
+import type { PolicyTables } from '../policy/tables.js';
 import { callerRequests } from './caller-requests.js';
 import type { Distribution } from './random.js';
 import type { CallerSpec } from './scenario.js';

@@ -4,7 +4,7 @@
  * the window has passed (`x-ratelimit-reset`), and again. A polite client at full speed does the
  * same, but learns each reset from a refusal; this plan meets none.
  */
-import type { LimitsConfig } from '../limits/index.js';
+import type { LimitsConfig } from '../limits/limits-config.js';
 import { type GroupPlan, type MemberPlan, type PlanMember, planGroup } from './plan-identity.js';
 import { type PlannedIdentity, planned, type RunScenario, type ScenarioPlan } from './plan-scenario.js';
 import type { Ceiling } from './plan-units.js';

@@ -2,7 +2,9 @@
  * What `--recommend` says per caller, as the text report, the JSON and the HTML page render it.
  * Times are virtual seconds from the run's start.
  */
-import type { LimitRule, LimitsResource } from '../limits/index.js';
+
+import type { LimitsResource } from '../core/limit-charge.js';
+import type { LimitRule } from '../limits/limits-config.js';
 
 /**
  * What bounds a plan: a rule of the limits (its resource for `primary`; `concurrency` when no

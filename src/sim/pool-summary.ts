@@ -1,5 +1,5 @@
 /** A summary per pool: what its members did together, beside the report's summary per identity. */
-import type { LimitRule } from '../limits/index.js';
+import type { LimitRule } from '../limits/limits-config.js';
 import type { ExpandedPool } from './expand-scenario.js';
 import type { SimulationReport } from './simulate.js';
 

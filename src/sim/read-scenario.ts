@@ -1,16 +1,14 @@
 /** Scenario files: YAML or JSON, checked against data/schema/scenario.schema.json and the endpoint table. */
 import { dirname, resolve } from 'node:path';
+import { TollgateError } from '../core/errors.js';
 import type { Issue } from '../core/issue.js';
-import { TollgateError } from '../index.js';
-import type { PolicyTables } from '../policy/index.js';
-import {
-  closest,
-  formatIssue,
-  parseSourceDocument,
-  parseTokenText,
-  readTextFile,
-  validateDocument,
-} from '../tables/index.js';
+import { formatIssue } from '../core/issue.js';
+import { closest } from '../core/suggest.js';
+import type { PolicyTables } from '../policy/tables.js';
+import { readTextFile } from '../tables/load-tables.js';
+import { validateDocument } from '../tables/schema-validator.js';
+import { parseTokenText } from '../tables/token-text.js';
+import { parseSourceDocument } from '../tables/yaml-document.js';
 // sim-planner: the planner's fields (schedule, pool) and token fact checks.
 import {
   plannerFieldIssues,

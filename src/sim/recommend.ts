@@ -4,8 +4,9 @@
  * identity, checked by a run, compared with a polite client at full speed; and, when asked, how
  * many users or installations finish the work in time.
  */
-import { defaultLimits, type LimitsConfig } from '../limits/index.js';
-import type { PolicyTables } from '../policy/index.js';
+import { defaultLimits } from '../limits/default-limits.js';
+import type { LimitsConfig } from '../limits/limits-config.js';
+import type { PolicyTables } from '../policy/tables.js';
 import { expandScenario } from './expand-scenario.js';
 import { adviceFor } from './plan-advice.js';
 import { howMany } from './plan-how-many.js';

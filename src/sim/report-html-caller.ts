@@ -1,5 +1,5 @@
 /** One caller's part of the HTML report: its figures, a table per rule, and its charts on one time axis. */
-import type { LimitRule } from '../limits/index.js';
+import type { LimitRule } from '../limits/limits-config.js';
 import { duration, escapeHtml, number } from './report-format.js';
 import { type TimeAxis, timeAxis } from './report-html-axis.js';
 import { type ChartMarker, COLOURS, chartSvg } from './report-html-chart.js';

@@ -1,5 +1,5 @@
 /** One SVG chart of the HTML report: bucket values as steps over a caller's time axis, a limit line, markers. */
-import type { LimitRule } from '../limits/index.js';
+import type { LimitRule } from '../limits/limits-config.js';
 import { escapeHtml, number } from './report-format.js';
 import { type TimeAxis, tickLabel } from './report-html-axis.js';
 

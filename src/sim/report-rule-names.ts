@@ -1,5 +1,5 @@
 /** How the text and HTML reports name each rule and its window. */
-import type { LimitRule } from '../limits/index.js';
+import type { LimitRule } from '../limits/limits-config.js';
 import type { Gauge } from './report-types.js';
 
 /** Each rule in words, as the seed names it (seed 000, "Primary rate limit", "Secondary rate limits"). */

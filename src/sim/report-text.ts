@@ -1,5 +1,5 @@
 /** The human report of a simulation: a line per caller, a row per rule that refused it, the identities. */
-import type { LimitRule } from '../limits/index.js';
+import type { LimitRule } from '../limits/limits-config.js';
 import type { Recommendation } from './recommend.js';
 import { duration, number } from './report-format.js';
 import { RULE_NAMES } from './report-rule-names.js';

@@ -2,7 +2,9 @@
  * The shape of a simulation's report: what the engine fills, the planner reads and the text and
  * HTML reports draw. Times are virtual seconds from the run's start unless a name says otherwise.
  */
-import type { LimitRule, LimitsResource } from '../limits/index.js';
+
+import type { LimitsResource } from '../core/limit-charge.js';
+import type { LimitRule } from '../limits/limits-config.js';
 
 /** The unit a rule counts in. */
 export type GaugeUnit = 'requests' | 'points' | 'cpu-seconds' | 'in-flight';

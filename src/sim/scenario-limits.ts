@@ -1,8 +1,11 @@
 /** Limits for a simulation: the shipped table with an overlay over it, for the values the seed does not show. */
 import { TollgateError } from '../core/errors.js';
 import limitsTable from '../generated/limits.json' with { type: 'json' };
-import { compileLimits, type LimitsConfig } from '../limits/index.js';
-import { parseSourceDocument, readTextFile, validateDocument } from '../tables/index.js';
+import { compileLimits } from '../limits/compile-limits.js';
+import type { LimitsConfig } from '../limits/limits-config.js';
+import { readTextFile } from '../tables/load-tables.js';
+import { validateDocument } from '../tables/schema-validator.js';
+import { parseSourceDocument } from '../tables/yaml-document.js';
 
 type Raw = Record<string, unknown>;
 

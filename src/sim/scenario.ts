@@ -1,6 +1,8 @@
 /** What a simulation runs: callers, their tokens, workers, pace, request mix, and how they behave when limited. */
 import type { Level } from '../core/token.js';
-import type { LimitsCaller, LimitsConfig, WindowedRule, WindowMode } from '../limits/index.js';
+import type { LimitsCaller } from '../limits/identity.js';
+import type { LimitsConfig, WindowMode } from '../limits/limits-config.js';
+import type { WindowedRule } from '../limits/windowed-rules.js';
 // sim-planner: pools and schedules, expanded by expandScenario before the engine runs.
 import type { Pool } from './pool.js';
 import type { Distribution } from './random.js';

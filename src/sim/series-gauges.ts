@@ -1,16 +1,12 @@
 /** The gauges of a caller's series, filled from what the limiter holds for its identity. */
 
-import type { Limiter } from '../limiter/index.js';
-import {
-  LIMITS_RESOURCES,
-  type LimitRule,
-  type LimitsConfig,
-  type LimitsIdentity,
-  type LimitsResource,
-  ruleUsage,
-  type SyncLimitsStore,
-  type Verdict,
-} from '../limits/index.js';
+import type { LimitsResource } from '../core/limit-charge.js';
+import type { Limiter } from '../limiter/limiter.js';
+import type { LimitsIdentity } from '../limits/identity.js';
+import { LIMITS_RESOURCES, type LimitRule, type LimitsConfig } from '../limits/limits-config.js';
+import type { SyncLimitsStore } from '../limits/limits-store.js';
+import { ruleUsage } from '../limits/rule-usage.js';
+import type { Verdict } from '../limits/verdict.js';
 import type { CallerRun } from './caller-run.js';
 import { bucketOf, type GaugeRecorder, leastAt } from './series-recorder.js';
 import type { SimRequest } from './sim-request.js';

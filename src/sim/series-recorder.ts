@@ -1,5 +1,7 @@
 /** A caller's series kept as the run goes: buckets of one width, widened by merging neighbours so memory stays bounded. */
-import type { LimitRule, LimitsResource } from '../limits/index.js';
+
+import type { LimitsResource } from '../core/limit-charge.js';
+import type { LimitRule } from '../limits/limits-config.js';
 import type { Gauge, GaugeUnit, Series } from './report-types.js';
 
 /** Buckets a caller keeps at most: a run of any length fits by widening them. */

@@ -1,7 +1,10 @@
 /** A request of a caller's mix, compiled once: what the limiter charges and how a client spaces it. */
-import type { AdmitRequest } from '../limiter/index.js';
-import type { LimitsIdentity, LimitsResource } from '../limits/index.js';
-import type { Decision, EndpointEntry } from '../policy/index.js';
+
+import type { LimitsResource } from '../core/limit-charge.js';
+import type { AdmitRequest } from '../limiter/limiter.js';
+import type { LimitsIdentity } from '../limits/identity.js';
+import type { EndpointEntry } from '../policy/tables.js';
+import type { Decision } from '../policy/types.js';
 import { type OctokitSpacing, octokitSpacing } from './octokit-paths.js';
 
 /** One kind of request a caller sends. */

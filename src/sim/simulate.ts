@@ -1,13 +1,13 @@
 /** The simulator: callers against the very limiter and store the middleware runs, in virtual time. */
-import { createLimiter, createMemoryStore } from '../index.js';
-import {
-  defaultLimits,
-  type LimitRule,
-  type LimitsConfig,
-  pollInterval,
-  withWindowModes,
-} from '../limits/index.js';
-import { createPolicy, type PolicyTables, shippedTables } from '../policy/index.js';
+import { createLimiter } from '../limiter/create-limiter.js';
+import { defaultLimits } from '../limits/default-limits.js';
+import type { LimitRule, LimitsConfig } from '../limits/limits-config.js';
+import { pollInterval } from '../limits/poll-interval.js';
+import { withWindowModes } from '../limits/with-window-modes.js';
+import { createPolicy } from '../policy/authorize.js';
+import { shippedTables } from '../policy/shipped-tables.js';
+import type { PolicyTables } from '../policy/tables.js';
+import { createMemoryStore } from '../stores/memory-store.js';
 import type { BehaviourRules } from './behaviour.js';
 import { fixedRate } from './behaviour-fixed-rate.js';
 import { greedy } from './behaviour-greedy.js';

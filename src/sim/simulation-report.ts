@@ -1,5 +1,5 @@
 /** What `simulate` returns: per caller, per rule and per identity, with series over time. */
-import type { LimitRule } from '../limits/index.js';
+import type { LimitRule } from '../limits/limits-config.js';
 import type { IdentityReport, RuleReport, Series } from './report-types.js';
 
 /**

@@ -1,5 +1,7 @@
 /** Identity facts that change nothing for a token kind: refused, so a scenario never silently ignores one. */
-import { callerClassOf, type LimitsCaller, type LimitsConfig, primaryLimits } from '../limits/index.js';
+import { callerClassOf, type LimitsCaller } from '../limits/identity.js';
+import type { LimitsConfig } from '../limits/limits-config.js';
+import { primaryLimits } from '../limits/primary-limit.js';
 
 /**
  * The facts of `token` that do not apply to its kind, each as one message naming the fact (in the

@@ -1,14 +1,10 @@
 /** What a Redis store does when Redis is slow, down, full or still connecting: timeouts, the pause, and the failure mode's local answers. */
 import { TollgateError } from '../core/errors.js';
-import {
-  AdmissionTicket,
-  allowedVerdict,
-  type IdentityState,
-  type LimitEvent,
-  type LimitsConfig,
-  type Ticket,
-  type Verdict,
-} from '../limits/index.js';
+import { allowedVerdict } from '../limits/answers.js';
+import type { IdentityState } from '../limits/identity-state.js';
+import { AdmissionTicket, type LimitEvent, type Ticket } from '../limits/limit-event.js';
+import type { LimitsConfig } from '../limits/limits-config.js';
+import type { Verdict } from '../limits/verdict.js';
 import { createMemoryStore } from './memory-store.js';
 import { unavailableVerdict } from './unavailable-verdict.js';
 

@@ -1,6 +1,6 @@
 /** The sliding logs inside the Redis script: what sliding-log.ts and log-slot.ts do, in Lua over packed strings. */
-import type { LimitsConfig } from '../limits/index.js';
-import { logPlan } from '../limits/index.js';
+import type { LimitsConfig } from '../limits/limits-config.js';
+import { logPlan } from '../limits/log-rules.js';
 
 /**
  * The Lua half of the script that keeps the six sliding logs of an identity. A log of at most one

@@ -1,14 +1,14 @@
 /** What goes to the limits script and what comes back: script arguments, answers as verdicts (the stored state: redis-state.ts). */
+
+import { allowedVerdict, deniedVerdict } from '../limits/answers.js';
 import {
   AdmissionTicket,
   type AdmitEvent,
-  allowedVerdict,
   type CompleteEvent,
-  deniedVerdict,
-  type LimitsConfig,
   type ReleaseEvent,
-  type Verdict,
-} from '../limits/index.js';
+} from '../limits/limit-event.js';
+import type { LimitsConfig } from '../limits/limits-config.js';
+import type { Verdict } from '../limits/verdict.js';
 import { SCRIPT_RESOURCES, SCRIPT_RULES } from './redis-script.js';
 
 /** The script's answer: numbers only (Lua tables become arrays). */
@@ -45,7 +45,7 @@ export function admitArgs(event: AdmitEvent, clock: string, deadline: string): (
 /**
  * Arguments of a completion (`c`) or release (`r`) of a ticket.
  * @example
- * import { AdmissionTicket } from 'tollgate/limits';
+ * import { AdmissionTicket } from '../limits/limit-event.js';
  * import { settleArgs } from './redis-protocol.js';
  * const ticket = new AdmissionTicket('user:octocat', 'core', false, 5000, 0, -1, 7);
  * settleArgs({ kind: 'release', ticket, cpuMs: 0 }, ''); // ['r', '', 1, 0, 0, 0, 7, 0]
@@ -102,7 +102,8 @@ export function admitVerdict(answer: ScriptAnswer, event: AdmitEvent, config: Li
 /**
  * The verdict of a completion's or release's answer `[held, used, reset]`.
  * @example
- * import { AdmissionTicket, defaultLimits } from 'tollgate/limits';
+ * import { defaultLimits } from 'tollgate/limits';
+ * import { AdmissionTicket } from '../limits/limit-event.js';
  * import { settleVerdict } from './redis-protocol.js';
  * const ticket = new AdmissionTicket('user:octocat', 'core', false, 5000, 0, -1, 7);
  * settleVerdict([1, 3, 1_700_003_600_000], ticket, defaultLimits()).remaining; // 4997

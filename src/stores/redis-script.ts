@@ -1,5 +1,5 @@
 /** The limits transition as one Lua script: what `stepInto` and the memory store's ticket ledger do, inside Redis. */
-import type { LimitsConfig } from '../limits/index.js';
+import type { LimitsConfig } from '../limits/limits-config.js';
 import { logsLua } from './redis-log-script.js';
 import { LUA_FUNCTIONS } from './redis-script-functions.js';
 

@@ -1,14 +1,10 @@
 /** An identity's state as the Redis script stores it, read back as IdentityState (the memory store's form). */
 import { TollgateError } from '../core/errors.js';
-import {
-  createSlidingLog,
-  flattenLog,
-  type IdentityState,
-  type LimitsConfig,
-  loadSlot,
-  logPlan,
-  SPILLED,
-} from '../limits/index.js';
+import type { IdentityState } from '../limits/identity-state.js';
+import type { LimitsConfig } from '../limits/limits-config.js';
+import { logPlan } from '../limits/log-rules.js';
+import { loadSlot, SPILLED } from '../limits/log-slot.js';
+import { createSlidingLog, flattenLog } from '../limits/sliding-log.js';
 
 /** The one ioredis method reading needs. */
 export interface RedisReader {

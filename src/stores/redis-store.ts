@@ -2,16 +2,13 @@
 import { createHash } from 'node:crypto';
 import { checkOptions } from '../core/check-options.js';
 import { TollgateError } from '../core/errors.js';
-import {
-  type AsyncLimitsStore,
-  defaultLimits,
-  type IdentityState,
-  type LimitEvent,
-  type LimitsConfig,
-  LOG_RULES,
-  type Ticket,
-  type Verdict,
-} from '../limits/index.js';
+import { defaultLimits } from '../limits/default-limits.js';
+import type { IdentityState } from '../limits/identity-state.js';
+import type { LimitEvent, Ticket } from '../limits/limit-event.js';
+import type { LimitsConfig } from '../limits/limits-config.js';
+import type { AsyncLimitsStore } from '../limits/limits-store.js';
+import { LOG_RULES } from '../limits/log-rules.js';
+import type { Verdict } from '../limits/verdict.js';
 import { createFailurePolicy } from './redis-failure-policy.js';
 import {
   admitArgs,

@@ -1,5 +1,6 @@
 /** The refusal of a store that cannot decide, in the `fail-closed` mode: 503, said plainly. */
-import type { LimitsConfig, Verdict } from '../limits/index.js';
+import type { LimitsConfig } from '../limits/limits-config.js';
+import type { Verdict } from '../limits/verdict.js';
 
 /**
  * A 503 verdict with `retry-after: 1`, no ticket, `degraded: 'fail-closed'`: nothing was charged.

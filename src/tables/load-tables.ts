@@ -2,11 +2,18 @@
 import { readFileSync } from 'node:fs';
 import { TollgateError } from '../core/errors.js';
 import { type Issue, issuesError } from '../core/issue.js';
-import type { PolicyTables, RawPermissionsTable } from '../policy/index.js';
-import { compileTables, shippedSources } from '../policy/index.js';
+import { compileTables } from '../policy/compile-tables.js';
+import { shippedSources } from '../policy/shipped-tables.js';
+import type { PolicyTables, RawPermissionsTable } from '../policy/tables.js';
 import { loadTableText } from './load-table-text.js';
 
-/** Reads a file as text, turning an unreadable file into a TollgateError naming it. */
+/**
+ * Reads a file as text, turning an unreadable file into a TollgateError naming it.
+ * @example
+ * import { loadTableText, readTextFile } from 'tollgate/tables';
+ * const loaded = loadTableText(readTextFile('data/scopes.yaml'), 'data/scopes.yaml', 'scopes');
+ * loaded.issues.length; // 0
+ */
 export function readTextFile(file: string): string {
   try {
     return readFileSync(file, 'utf8');

@@ -1,8 +1,8 @@
 /** Token files read from disk: a Token, or one TOLLGATE_INVALID_TOKEN error listing every problem. */
 import { issuesError } from '../core/issue.js';
 import type { Token } from '../core/token.js';
-import type { PolicyTables } from '../policy/index.js';
-import { shippedTables } from '../policy/index.js';
+import { shippedTables } from '../policy/shipped-tables.js';
+import type { PolicyTables } from '../policy/tables.js';
 import { readTextFile } from './load-tables.js';
 import { parseTokenText } from './token-text.js';
 

@@ -3,7 +3,7 @@
 import type { Issue } from '../core/issue.js';
 import { didYouMean } from '../core/suggest.js';
 import type { Level, Token } from '../core/token.js';
-import type { PolicyTables } from '../policy/index.js';
+import type { PolicyTables } from '../policy/tables.js';
 import { loadTableText } from './load-table-text.js';
 
 interface RawToken {

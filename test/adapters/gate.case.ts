@@ -2,7 +2,7 @@
 // and bodies for every answer, and no slot left in flight.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gate } from '../../src/index.js';
-import { defaultLimits } from '../../src/limits/index.js';
+import { defaultLimits } from '../../src/limits/default-limits.js';
 import { type RunningServer, releaseHeld, type ServerKind, startServer } from './servers.js';
 import { inFlight, testGate } from './test-gate.js';
 

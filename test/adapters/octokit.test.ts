@@ -5,7 +5,8 @@ import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DemoServer, startDemoServer } from '../../examples/demo-server.js';
-import { defaultLimits, type LimitsConfig } from '../../src/limits/index.js';
+import { defaultLimits } from '../../src/limits/default-limits.js';
+import type { LimitsConfig } from '../../src/limits/limits-config.js';
 
 const shipped = defaultLimits();
 /** Users: 3 requests per 2 s; REST points: 5 per 2 s. */

@@ -3,7 +3,7 @@
 // `GET /rate_limit` (refused while 100 slots are held) and the store's own state.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gate } from '../../src/index.js';
-import { defaultLimits } from '../../src/limits/index.js';
+import { defaultLimits } from '../../src/limits/default-limits.js';
 import { requestText, sendRaw } from './raw-client.js';
 import { type RunningServer, type ServerKind, startServer } from './servers.js';
 import { inFlight, testGate } from './test-gate.js';

@@ -13,7 +13,8 @@ import { tollgatePlugin } from '../../src/adapters/fastify.js';
 import { withTollgate } from '../../src/adapters/fetch.js';
 import { tollgate } from '../../src/adapters/node.js';
 import { createGate, createLimiter, createMemoryStore, type Gate, type GateAnswer } from '../../src/index.js';
-import { defaultLimits, type LimitsConfig } from '../../src/limits/index.js';
+import { defaultLimits } from '../../src/limits/default-limits.js';
+import type { LimitsConfig } from '../../src/limits/limits-config.js';
 import { tokenOfSecret } from './test-gate.js';
 
 /** One table endpoint: its key, method and template split into static, param and multi segments. */

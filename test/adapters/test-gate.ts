@@ -8,7 +8,8 @@ import {
   type GateOptions,
   type Token,
 } from '../../src/index.js';
-import { defaultLimits, type LimitsConfig } from '../../src/limits/index.js';
+import { defaultLimits } from '../../src/limits/default-limits.js';
+import type { LimitsConfig } from '../../src/limits/limits-config.js';
 
 const shipped = defaultLimits();
 

@@ -1,9 +1,11 @@
 // The boundaries of DESIGN.md section 7, checked on the source: no import circle between files or
-// between folders, the pure folders free of Node, ajv, yaml and the clock, and the CLI on public
-// entry points only.
+// between folders, the pure folders free of Node, ajv, yaml and the clock; the published entries
+// are small files at the top of src/ that pick names from the files defining them; folders import
+// each other's files, never an entry; the CLI and the adapters use the entries only.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ENTRY_POINTS } from '../../entry-points.js';
 
 const src = join(import.meta.dirname, '..', '..', 'src');
 
@@ -34,6 +36,42 @@ const files = sourceFiles(src);
 const graph = new Map(files.map((file) => [file, importsOf(file)]));
 const name = (file: string) => relative(src, file);
 const folderOf = (file: string) => name(file).split('/')[0]!;
+
+/** The published entries (entry-points.ts): the small files at the top of src/ that pick names. */
+const entries = Object.values(ENTRY_POINTS).map((path) => join(src, '..', path));
+const isFolderIndex = (file: string) => /^[a-z-]+\/index\.ts$/.test(name(file));
+
+/** The names a file exports with `export { a, type B as C } from '...'` (entries are only that). */
+function exportedNames(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/export\s+(?:type\s+)?\{([^}]*)\}/g)].flatMap((m) =>
+    m[1]!
+      .split(',')
+      .map((part) => part.trim().replace(/^type\s+/, ''))
+      .filter(Boolean)
+      .map((part) => part.split(/\s+as\s+/).pop()!),
+  );
+}
+
+/** Each relative import of a file with the names it takes: `import { a, type B } from './x.js'`. */
+function importsByTarget(file: string): { target: string; names: string[] }[] {
+  const text = readFileSync(file, 'utf8');
+  return [
+    ...text.matchAll(/(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?\{([^}]*)\}\s*from\s+'(\.[^']+)'/g),
+  ].map((m) => ({
+    target: resolve(dirname(file), m[2]!).replace(/\.js$/, '.ts'),
+    names: m[1]!
+      .split(',')
+      .map(
+        (part) =>
+          part
+            .trim()
+            .replace(/^type\s+/, '')
+            .split(/\s+as\s+/)[0]!,
+      )
+      .filter(Boolean),
+  }));
+}
 
 /** Every cycle found by depth-first search, each as the list of nodes around it. */
 function cycles(edges: Map<string, readonly string[]>): string[][] {
@@ -113,41 +151,63 @@ describe('the import graph of src/', () => {
     expect(offences).toEqual([]);
   });
 
-  it('crosses folders only through the target folder index (core and generated data aside)', () => {
-    // The root entry (src/index.ts) picks its few names from inside the folders, by design.
+  it('names as entries exactly the files at the top of src/: one per published subpath', () => {
+    const topLevel = files.filter((file) => !name(file).includes('/')).map(name);
+    expect(topLevel.sort()).toEqual(entries.map(name).sort());
+  });
+
+  it('makes each entry a small file that picks its names from the files that define them', () => {
+    // Nothing but `export { a, type B } from './folder/file.js'`: no code, no `export *` (every
+    // public name is chosen here), no import of another entry or of a folder index.
+    const offences = entries.flatMap((entry) => {
+      const code = readFileSync(entry, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
+      const statements = code
+        .split(';')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      const bad = statements.filter(
+        (s) => !/^export (type )?\{[^}]*\} from '\.\/[a-z-]+\/[a-z-]+\.js'$/.test(s),
+      );
+      const targets = graph
+        .get(entry)!
+        .local.filter((target) => entries.includes(target) || isFolderIndex(target));
+      return [...bad, ...targets.map(name)].map((what) => `${name(entry)}: ${what.replace(/\s+/g, ' ')}`);
+    });
+    expect(offences).toEqual([]);
+  });
+
+  it('keeps no folder index: folders import each other from the files that define the names', () => {
+    expect(files.filter(isFolderIndex).map(name)).toEqual([]);
+  });
+
+  it('never imports an entry from inside a folder, except in the CLI and the adapters', () => {
     const offences = [...graph]
-      .filter(([file]) => name(file).includes('/'))
+      .filter(([file]) => name(file).includes('/') && !['cli', 'adapters'].includes(folderOf(file)))
       .flatMap(([file, { local }]) =>
         local
-          .filter((target) => {
-            if (!graph.has(target)) return false; // data files (schemas, generated tables)
-            const to = folderOf(target);
-            return (
-              to !== folderOf(file) && !['core', 'generated'].includes(to) && !target.endsWith('/index.ts')
-            );
-          })
+          .filter((target) => entries.includes(target))
           .map((target) => `${name(file)} -> ${name(target)}`),
       );
     expect(offences).toEqual([]);
   });
 
-  it('lets the CLI and the adapters use public entry points only: the root and the published subpaths', () => {
-    const publicEntries = [
-      'index.ts',
-      'policy/index.ts',
-      'routes/index.ts',
-      'limits/index.ts',
-      'tables/index.ts',
-      'check/index.ts',
-      'stores/redis-store.ts',
-      'sim/index.ts',
-    ];
+  it('lets the CLI and the adapters use the entries only (and core for what no entry publishes)', () => {
+    // The CLI and the adapters are the package's own users: what they need from another folder
+    // comes through a published entry. src/core (errors, issues, suggestions, escapes) is the
+    // vocabulary every folder shares; they may take from it only names no entry publishes.
+    const published = new Set(entries.flatMap(exportedNames));
     const offences = [...graph]
       .filter(([file]) => ['cli', 'adapters'].includes(folderOf(file)))
-      .flatMap(([file, { local }]) =>
-        local
-          .filter((target) => folderOf(target) !== folderOf(file) && !publicEntries.includes(name(target)))
-          .map((target) => `${name(file)} -> ${name(target)}`),
+      .flatMap(([file]) =>
+        importsByTarget(file).flatMap(({ target, names }) => {
+          const to = folderOf(target);
+          if (to === folderOf(file) || entries.includes(target) || target.endsWith('.json')) return [];
+          const fromCore = to === 'core' ? names.filter((n) => published.has(n)) : [];
+          if (to === 'core' && fromCore.length === 0) return [];
+          return [
+            `${name(file)} -> ${name(target)}${fromCore.length > 0 ? ` (${fromCore.join(', ')}: take them from an entry)` : ''}`,
+          ];
+        }),
       );
     expect(offences).toEqual([]);
   });

@@ -6,18 +6,20 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { ENTRY_POINTS } from '../../entry-points.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const src = join(root, 'src');
 const out = join(root, 'node_modules', '.cache', 'tollgate-tests', `jsdoc-examples-${process.pid}`);
 
-const ENTRIES: Record<string, string> = {
-  tollgate: 'src/index.ts',
-  'tollgate/policy': 'src/policy/index.ts',
-  'tollgate/routes': 'src/routes/index.ts',
-  'tollgate/limits': 'src/limits/index.ts',
-  'tollgate/tables': 'src/tables/index.ts',
-};
+// Every published entry, as a user imports it (entry-points.ts): an example that imports a name
+// an entry does not publish fails to compile.
+const ENTRIES: Record<string, string> = Object.fromEntries(
+  Object.entries(ENTRY_POINTS).map(([entry, path]) => [
+    entry === 'index' ? 'tollgate' : `tollgate/${entry}`,
+    path,
+  ]),
+);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -6,7 +6,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { shippedTables } from 'tollgate';
 import { describe, expect, it } from 'vitest';
-import { readSources } from '../../src/check/index.js';
+import { readSources } from '../../src/check/read-sources.js';
 import { run } from '../support/cli.js';
 
 const REAL = 'test/fixtures/real';

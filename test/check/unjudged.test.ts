@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { createPolicy, shippedTables } from 'tollgate';
 import { loadTables } from 'tollgate/tables';
 import { describe, expect, it } from 'vitest';
-import { checkCalls } from '../../src/check/index.js';
+import { checkCalls } from '../../src/check/check-calls.js';
 import { run, scratchFiles } from '../support/cli.js';
 
 const file = scratchFiles('tollgate-unjudged-');

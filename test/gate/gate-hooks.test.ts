@@ -8,7 +8,7 @@ import {
   type RequestFacts,
   type Token,
 } from '../../src/index.js';
-import { defaultLimits } from '../../src/limits/index.js';
+import { defaultLimits } from '../../src/limits/default-limits.js';
 
 const token: Token = {
   kind: 'fine-grained',

@@ -3,12 +3,10 @@
 // hour; 100 in flight), run over any store: the memory store and a real Redis report the same.
 import { expect, it } from 'vitest';
 import { createGate, createLimiter, type Gate, type RequestFacts, type Token } from '../../src/index.js';
-import {
-  defaultLimits,
-  type LimitsConfig,
-  type LimitsStore,
-  withWindowModes,
-} from '../../src/limits/index.js';
+import { defaultLimits } from '../../src/limits/default-limits.js';
+import type { LimitsConfig } from '../../src/limits/limits-config.js';
+import type { LimitsStore } from '../../src/limits/limits-store.js';
+import { withWindowModes } from '../../src/limits/with-window-modes.js';
 
 /** A whole second, so the primary window ends exactly an hour later. */
 const T = 1_700_000_000_000;

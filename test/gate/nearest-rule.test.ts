@@ -2,7 +2,9 @@
 // nearestRule itself for a refused request.
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../../src/index.js';
-import { defaultLimits, nearestRule, unpackState } from '../../src/limits/index.js';
+import { defaultLimits } from '../../src/limits/default-limits.js';
+import { nearestRule } from '../../src/limits/nearest-rule.js';
+import { unpackState } from '../../src/limits/state-layout.js';
 import { nearestRuleContract } from './nearest-rule.case.js';
 
 describe('standardHeaders over the memory store: the rule nearest exhaustion', () => {

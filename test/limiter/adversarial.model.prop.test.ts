@@ -9,12 +9,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Limiter as LimiterOf, Verdict } from '../../src/index.js';
 import { createLimiter } from '../../src/index.js';
-import {
-  CLOCK_SKEW_TOLERANCE_MS,
-  type IdentityState,
-  type SyncLimitsStore,
-  type Ticket,
-} from '../../src/limits/index.js';
+import { CLOCK_SKEW_TOLERANCE_MS } from '../../src/limits/effective-time.js';
+import type { IdentityState } from '../../src/limits/identity-state.js';
+import type { Ticket } from '../../src/limits/limit-event.js';
+import type { SyncLimitsStore } from '../../src/limits/limits-store.js';
 import { T0, tinyConfig } from '../limits/support.js';
 
 const DAY = 86_400_000;

@@ -5,7 +5,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createLimiter } from '../../src/index.js';
-import { defaultLimits, type LimitsConfig, type WindowMode } from '../../src/limits/index.js';
+import { defaultLimits } from '../../src/limits/default-limits.js';
+import type { LimitsConfig, WindowMode } from '../../src/limits/limits-config.js';
 import { T0 } from '../limits/support.js';
 
 const base = defaultLimits();

@@ -3,19 +3,16 @@
 // on every verdict. Runs: test/setup.ts (1,000 in CI); a failure prints the seed and the commands.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { effectiveTime } from '../../src/limits/effective-time.js';
 import type { IdentityState } from '../../src/limits/identity-state.js';
 import { EMPTY_IDENTITY_STATE } from '../../src/limits/identity-state.js';
-import {
-  createTicketLedger,
-  effectiveTime,
-  packState,
-  STATE_WIDTH,
-  unheldVerdict,
-} from '../../src/limits/index.js';
 import type { LimitEvent, Ticket } from '../../src/limits/limit-event.js';
 import type { LimitsConfig, LimitsResource } from '../../src/limits/limits-config.js';
 import { primaryLimits } from '../../src/limits/primary-limit.js';
+import { packState, STATE_WIDTH } from '../../src/limits/state-layout.js';
 import { step } from '../../src/limits/step.js';
+import { unheldVerdict } from '../../src/limits/step-finish.js';
+import { createTicketLedger } from '../../src/limits/ticket-ledger.js';
 import type { Verdict } from '../../src/limits/verdict.js';
 import { createMemoryStore } from '../../src/stores/memory-store.js';
 import { ReferenceLimits, type RefTicket, type RefVerdict } from './reference-model.js';

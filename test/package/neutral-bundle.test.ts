@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
+import { ENTRY_POINTS } from '../../entry-points.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -20,18 +21,21 @@ async function bundle(entry: string) {
 }
 
 describe('entries that must run anywhere', () => {
-  it.each(['src/index.ts', 'src/routes/index.ts', 'src/limits/index.ts', 'src/policy/index.ts'])(
-    '%s bundles for a neutral platform without node:*, ajv or yaml',
-    async (entry) => {
-      const result = await bundle(entry);
-      const inputs = Object.keys(result.metafile.inputs);
-      expect(inputs.filter((input) => /node_modules[\\/](ajv|yaml)[\\/]|^node:/.test(input))).toEqual([]);
-      const code = result.outputFiles[0]!.text;
-      expect(code).not.toMatch(/from\s*["']node:|require\(["']node:/);
-    },
-  );
+  it.each([
+    ENTRY_POINTS.index,
+    ENTRY_POINTS.routes,
+    ENTRY_POINTS.limits,
+    ENTRY_POINTS.policy,
+    ENTRY_POINTS.fetch,
+  ])('%s bundles for a neutral platform without node:*, ajv or yaml', async (entry) => {
+    const result = await bundle(entry);
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.filter((input) => /node_modules[\\/](ajv|yaml)[\\/]|^node:/.test(input))).toEqual([]);
+    const code = result.outputFiles[0]!.text;
+    expect(code).not.toMatch(/from\s*["']node:|require\(["']node:/);
+  });
 
   it('the Node-only tables entry does need Node (the check can tell the difference)', async () => {
-    await expect(bundle('src/tables/index.ts')).rejects.toThrow(/node:|Could not resolve/);
+    await expect(bundle(ENTRY_POINTS.tables)).rejects.toThrow(/node:|Could not resolve/);
   });
 });

@@ -2,10 +2,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildEdgeIndex, findEdge } from '../../src/routes/edge-index.js';
-import { compileRoutes, matchRoute } from '../../src/routes/index.js';
 import { type CarefulTree, matchCarefully } from '../../src/routes/match-carefully.js';
 import { planParams, readParams } from '../../src/routes/param-plan.js';
 import { parseTemplate } from '../../src/routes/parse-template.js';
+import { compileRoutes, matchRoute } from '../../src/routes/route-tree.js';
 import { scanPath, scratch } from '../../src/routes/scan-path.js';
 import { fcRuns } from '../setup.js';
 import { ROUTE_SET } from '../support/route-set.js';

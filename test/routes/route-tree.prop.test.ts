@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileRoutes, matchRoute, type RouteInput, type RouteMatch } from '../../src/routes/index.js';
+import { compileRoutes, matchRoute } from '../../src/routes/route-tree.js';
+import type { RouteInput, RouteMatch } from '../../src/routes/route-types.js';
 import { fcRuns } from '../setup.js';
 import { ROUTE_SET } from '../support/route-set.js';
 

@@ -1,16 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { isTollgateError } from '../../src/core/errors.js';
 import { buildAutomaton } from '../../src/routes/build-automaton.js';
-import {
-  compileRoutes,
-  matchRoute,
-  type RouteInput,
-  type RouteMatch,
-  templateParams,
-  tryCompileRoutes,
-} from '../../src/routes/index.js';
 import { parseTemplate } from '../../src/routes/parse-template.js';
+import { compileRoutes, matchRoute, templateParams, tryCompileRoutes } from '../../src/routes/route-tree.js';
 import { createRouteTrie, insertRoute } from '../../src/routes/route-trie.js';
+import type { RouteInput, RouteMatch } from '../../src/routes/route-types.js';
 import { ROUTE_SET } from '../support/route-set.js';
 
 const ROUTES = ROUTE_SET;

@@ -8,14 +8,12 @@ import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shippedTables } from '../../src/policy/shipped-tables.js';
-import {
-  htmlReport,
-  type PlannerAdvice,
-  readScenario,
-  recommend,
-  type SimulationReport,
-  simulate,
-} from '../../src/sim/index.js';
+import type { PlannerAdvice } from '../../src/sim/planner-types.js';
+import { readScenario } from '../../src/sim/read-scenario.js';
+import { recommend } from '../../src/sim/recommend.js';
+import { htmlReport } from '../../src/sim/report-html.js';
+import { simulate } from '../../src/sim/simulate.js';
+import type { SimulationReport } from '../../src/sim/simulation-report.js';
 import { CHROMIUM, chromiumAvailable, MISSING } from '../support/chromium.js';
 import { type ChartGeometry, chartsOf, pixelsOf } from './html-report-geometry.js';
 

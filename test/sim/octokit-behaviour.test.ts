@@ -12,7 +12,8 @@ import Bottleneck from 'bottleneck';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tollgate } from '../../src/adapters/node.js';
 import { createGate, createLimiter } from '../../src/index.js';
-import { defaultLimits, type LimitsConfig } from '../../src/limits/index.js';
+import { defaultLimits } from '../../src/limits/default-limits.js';
+import type { LimitsConfig } from '../../src/limits/limits-config.js';
 import type { CallerSpec } from '../../src/sim/scenario.js';
 import { simulate } from '../../src/sim/simulate.js';
 

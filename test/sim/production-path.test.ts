@@ -3,7 +3,7 @@
 // traffic on their own limits; overlays; the request cap; bounded series; work that ends the run.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { shippedTables } from '../../src/policy/index.js';
+import { shippedTables } from '../../src/policy/shipped-tables.js';
 import { jsonChunks } from '../../src/sim/json-chunks.js';
 import { readScenario } from '../../src/sim/read-scenario.js';
 import type { CallerSpec } from '../../src/sim/scenario.js';

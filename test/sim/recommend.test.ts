@@ -1,7 +1,7 @@
 // `recommend` against hand calculations from seed 000 ("Primary rate limits", "Secondary rate
 // limits"), and its advice rerun: refused nothing, work done within 5% of what it promised.
 import { describe, expect, it } from 'vitest';
-import { shippedTables } from '../../src/policy/index.js';
+import { shippedTables } from '../../src/policy/shipped-tables.js';
 import { expandScenario } from '../../src/sim/expand-scenario.js';
 import type { PlannerAdvice } from '../../src/sim/planner-types.js';
 import { recommend } from '../../src/sim/recommend.js';

@@ -1,6 +1,7 @@
 // The HTML report's corners, without a browser: an empty run, a caller that never sent.
 import { describe, expect, it } from 'vitest';
-import { htmlReport, simulate } from '../../src/sim/index.js';
+import { htmlReport } from '../../src/sim/report-html.js';
+import { simulate } from '../../src/sim/simulate.js';
 
 describe('the HTML report', () => {
   it('renders a run without callers as its one line, no chart', () => {

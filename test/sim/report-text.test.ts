@@ -3,8 +3,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { shippedTables } from '../../src/policy/shipped-tables.js';
-import { readScenario, simulate, textReport } from '../../src/sim/index.js';
+import { readScenario } from '../../src/sim/read-scenario.js';
 import { duration } from '../../src/sim/report-format.js';
+import { textReport } from '../../src/sim/report-text.js';
+import { simulate } from '../../src/sim/simulate.js';
 
 const tables = shippedTables();
 const run = (yaml: string, file = 'inline.yaml') => simulate(readScenario(yaml, file, tables), tables);

@@ -1,6 +1,6 @@
 // Schedules and pools: read from a scenario file, checked, and expanded onto plain callers.
 import { describe, expect, it } from 'vitest';
-import { shippedTables } from '../../src/policy/index.js';
+import { shippedTables } from '../../src/policy/shipped-tables.js';
 import { expandScenario } from '../../src/sim/expand-scenario.js';
 import { readScenario } from '../../src/sim/read-scenario.js';
 import type { CallerSpec } from '../../src/sim/scenario.js';

@@ -1,7 +1,7 @@
 // Schedules and pools run by the engine: nothing sent outside a run, a burst meets the 100 in
 // flight, a user's tokens share one budget (seed 000, "Primary rate limits" and "Secondary rate limits").
 import { describe, expect, it } from 'vitest';
-import { shippedTables } from '../../src/policy/index.js';
+import { shippedTables } from '../../src/policy/shipped-tables.js';
 import { expandScenario } from '../../src/sim/expand-scenario.js';
 import { poolSummaries } from '../../src/sim/pool-summary.js';
 import type { Scenario } from '../../src/sim/scenario.js';

@@ -2,14 +2,11 @@
 // clock, the same verdicts and headers at every step (fast-check commands against a real Redis).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  type AdmitEvent,
-  defaultLimits,
-  type LimitsConfig,
-  type LimitsResource,
-  type Ticket,
-  type Verdict,
-} from '../../src/limits/index.js';
+import type { LimitsResource } from '../../src/core/limit-charge.js';
+import { defaultLimits } from '../../src/limits/default-limits.js';
+import type { AdmitEvent, Ticket } from '../../src/limits/limit-event.js';
+import type { LimitsConfig } from '../../src/limits/limits-config.js';
+import type { Verdict } from '../../src/limits/verdict.js';
 import { createMemoryStore, type MemoryStore } from '../../src/stores/memory-store.js';
 import { createRedisStore, type RedisStore } from '../../src/stores/redis-store.js';
 import { fcRuns } from '../setup.js';

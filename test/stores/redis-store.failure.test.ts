@@ -2,7 +2,10 @@
 // timeout, the chosen failure mode decides meanwhile, and the store recovers by itself.
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type AdmitEvent, defaultLimits, type LimitsConfig, type Verdict } from '../../src/limits/index.js';
+import { defaultLimits } from '../../src/limits/default-limits.js';
+import type { AdmitEvent } from '../../src/limits/limit-event.js';
+import type { LimitsConfig } from '../../src/limits/limits-config.js';
+import type { Verdict } from '../../src/limits/verdict.js';
 import { createRedisStore, type RedisStoreOptions } from '../../src/stores/redis-store.js';
 import { requireRedis, runRedisTests, startRedis } from '../support/redis-server.js';
 

@@ -5,7 +5,9 @@ import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGate } from '../../src/gate/create-gate.js';
 import { createLimiter } from '../../src/limiter/create-limiter.js';
-import { type AdmitEvent, defaultLimits, type LimitsConfig } from '../../src/limits/index.js';
+import { defaultLimits } from '../../src/limits/default-limits.js';
+import type { AdmitEvent } from '../../src/limits/limit-event.js';
+import type { LimitsConfig } from '../../src/limits/limits-config.js';
 import { createRedisStore, type RedisStoreOptions } from '../../src/stores/redis-store.js';
 import { requireRedis, runRedisTests, startRedis } from '../support/redis-server.js';
 

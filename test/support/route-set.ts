@@ -1,5 +1,5 @@
 // Shared by the matcher's unit and property tests.
-import type { RouteInput } from '../../src/routes/index.js';
+import type { RouteInput } from '../../src/routes/route-types.js';
 
 // A realistic slice of the endpoint table: multi-segment paths and refs, an encoded-slash
 // parameter, a static route beside a two-parameter one, and `/repos/{template_owner}/...` beside
