@@ -98,7 +98,8 @@ export function logPlan(config: LimitsConfig): LogPlan {
  * it creates content. The kernel touches no other log, and a store loads and writes back only
  * these: a log nobody reads keeps its entries until it is read (each read drops what has left).
  * @example
- * import { defaultLimits, logPlan } from 'tollgate/limits';
+ * import { defaultLimits } from 'tollgate/limits';
+ * import { logPlan } from './log-rules.js';
  * import { admitLogs } from './log-rules.js';
  * admitLogs(false, false, logPlan(defaultLimits())); // 0b000101: rest_points and cpu
  */
@@ -111,7 +112,8 @@ export function admitLogs(graphql: boolean, content: boolean, plan: LogPlan): nu
 /**
  * The logs a completion or release charges, as bits (see admitLogs): the CPU logs.
  * @example
- * import { defaultLimits, logPlan } from 'tollgate/limits';
+ * import { defaultLimits } from 'tollgate/limits';
+ * import { logPlan } from './log-rules.js';
  * import { finishLogs } from './log-rules.js';
  * finishLogs(true, logPlan(defaultLimits())); // 0b001100: cpu and graphql_cpu
  */
@@ -123,7 +125,8 @@ export function finishLogs(graphql: boolean, plan: LogPlan): number {
  * The logs `event` touches (see admitLogs, finishLogs); every log `plan` keeps when the clock
  * stepped back (`back`: the event's time is behind the identity's), since then each is restamped.
  * @example
- * import { defaultLimits, logPlan } from 'tollgate/limits';
+ * import { defaultLimits } from 'tollgate/limits';
+ * import { logPlan } from './log-rules.js';
  * import { eventLogs } from './log-rules.js';
  * const event = { kind: 'admit', key: 'user:octocat', resource: 'core', limit: 5000, cost: 5,
  *   content: true, graphql: false, countsPrimary: true } as const;

@@ -51,7 +51,8 @@ function logsExpiry(logs: IdentityState['logs'], config: LimitsConfig): number {
  * config counts in a log are not read (a store may pack the log there); add its logs' expiry.
  * Reads the row in place: what a store's sweep calls for each row it passes.
  * @example
- * import { defaultLimits, STATE_WIDTH } from 'tollgate/limits';
+ * import { defaultLimits } from 'tollgate/limits';
+ * import { STATE_WIDTH } from './state-layout.js';
  * import { rowExpiresAt } from './state-expiry.js';
  * import { SLOT } from './state-layout.js';
  * const row = new Float64Array(STATE_WIDTH);

@@ -49,9 +49,9 @@ export function readyLogs(logs: readonly SlidingLog[], mask: number, time: numbe
  * After a clock stepped back to `t` (behind the identity's time), a state-writing event restamps
  * at `t` every entry stamped after it, in every log (see settleLog): they count one span from now.
  * @example
- * import { createSlidingLog, defaultLimits, flattenLog } from 'tollgate/limits';
+ * import { defaultLimits } from 'tollgate/limits';
  * import { logPlan } from './log-rules.js';
- * import { chargeLog } from './sliding-log.js';
+ * import { chargeLog, createSlidingLog, flattenLog } from './sliding-log.js';
  * import { restampLogs } from './step-finish.js';
  * const logs = Array.from({ length: 6 }, createSlidingLog);
  * chargeLog(logs[0]!, 5_000, 1, 1);

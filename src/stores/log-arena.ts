@@ -47,8 +47,7 @@ function capClass(cap: number): number {
 /**
  * A LogArena.
  * @example
- * import { createSlidingLog } from 'tollgate/limits';
- * import { chargeLog } from '../limits/sliding-log.js';
+ * import { chargeLog, createSlidingLog } from '../limits/sliding-log.js';
  * import { createLogArena } from './log-arena.js';
  * const arena = createLogArena();
  * const log = createSlidingLog();
