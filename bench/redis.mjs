@@ -1,6 +1,8 @@
 // Scenario "redis": tollgate's Redis store on a local redis-server started for the run, beside
 // rate-limiter-flexible's RateLimiterRedis.consume (one bucket) and raw ioredis PING, with 1 and
-// 64 requests in flight; round trips per admission (INFO commandstats); bytes per identity.
+// 64 requests in flight over 10,000 identities: admissions alone, and whole requests (admit, then
+// complete). BENCH_RUNS runs (default 5), interleaved; each ratio per run (ratioRuns) for
+// min / median / max beside its target. Round trips per admission (INFO commandstats); bytes per identity.
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
@@ -42,8 +44,10 @@ async function startRedis() {
   return { client, stop };
 }
 
+const IDENTITIES = 10_000;
+
 /** Operations per second of `op` with `inFlight` concurrent loops for `ms`. */
-async function rate(op, inFlight, ms = 1500) {
+async function rate(op, inFlight, ms) {
   const until = performance.now() + ms;
   let done = 0;
   const loop = async (worker) => {
@@ -64,7 +68,7 @@ async function commandCalls(client, names) {
   return total;
 }
 
-export async function runRedisBench() {
+export async function runRedisBench({ runs = Number(process.env.BENCH_RUNS ?? 5), ms = 1000 } = {}) {
   if (spawnSync('redis-server', ['--version']).status !== 0)
     return { skipped: 'redis-server is not installed' };
   const { client, stop } = await startRedis();
@@ -84,45 +88,91 @@ export async function runRedisBench() {
       },
     };
     const store = createRedisStore({ client, timeoutMs: 1000 });
-    let admitted = 0;
-    const admit = (worker, i) => {
-      admitted++;
-      return store.apply(
-        {
-          kind: 'admit',
-          key: `user:u${(worker * 7919 + i) % 10_000}`,
-          resource: 'core',
-          limit: 1e12,
-          cost: 1,
-          content: false,
-          graphql: false,
-          countsPrimary: true,
-        },
+    const admitEvent = (key) => ({
+      kind: 'admit',
+      key,
+      resource: 'core',
+      limit: 1e12,
+      cost: 1,
+      content: false,
+      graphql: false,
+      countsPrimary: true,
+    });
+    const identity = (worker, i) => (worker * 7919 + i) % IDENTITIES;
+    // Admissions alone hold their tickets (a lease each); whole requests use identities of their own.
+    const admit = (worker, i) => store.apply(admitEvent(`user:a${identity(worker, i)}`), Date.now(), config);
+    const whole = async (worker, i) => {
+      const verdict = await store.apply(admitEvent(`user:w${identity(worker, i)}`), Date.now(), config);
+      await store.apply(
+        { kind: 'complete', ticket: verdict.ticket, status: 200, cpuMs: 3 },
         Date.now(),
         config,
       );
     };
     const rlf = new RateLimiterRedis({ storeClient: client, points: 1e12, duration: 3600, keyPrefix: 'rlf' });
-    const consume = (worker, i) => rlf.consume(`u${(worker * 7919 + i) % 10_000}`, 1);
+    const consume = (worker, i) => rlf.consume(`u${identity(worker, i)}`, 1);
     const ping = () => client.ping();
-    await rate(admit, 8, 300); // warm: the script is loaded, connections settled
-    // The client's own commands: a script's inner commands are counted in commandstats too, but
-    // run inside Redis, not as round trips.
-    const before = await commandCalls(client, ['evalsha', 'eval']);
-    admitted = 0;
-    const admissions = { 1: await rate(admit, 1), 64: await rate(admit, 64) };
-    const after = await commandCalls(client, ['evalsha', 'eval']);
-    const counted = admitted;
-    const results = {
-      'tollgate admit (every bucket)': admissions,
-      'rate-limiter-flexible RateLimiterRedis.consume (one bucket)': {
-        1: await rate(consume, 1),
-        64: await rate(consume, 64),
-      },
-      'ioredis PING': { 1: await rate(ping, 1), 64: await rate(ping, 64) },
+    const ops = { admit, whole, consume, ping };
+    // Warm: the scripts loaded, connections settled, the code optimised.
+    for (const op of Object.values(ops)) await rate(op, 8, 300);
+    // The client's own commands per admission: a script's inner commands are counted in
+    // commandstats too, but run inside Redis, not as round trips.
+    let admitted = 0;
+    const counted = (worker, i) => {
+      admitted++;
+      return admit(worker, i);
     };
-    // Commands the client sent per admission (the script's own commands run inside Redis).
-    const roundTrips = Number(((after - before) / counted).toFixed(2));
+    const before = await commandCalls(client, ['evalsha', 'eval']);
+    await rate(counted, 64, 300);
+    const roundTrips = Number(
+      (((await commandCalls(client, ['evalsha', 'eval'])) - before) / admitted).toFixed(2),
+    );
+    // Runs interleaved: each run measures every task at 1 and 64 in flight, in an order that
+    // rotates from run to run, so load that comes and goes is shared out.
+    const names = Object.keys(ops);
+    const perRun = [];
+    for (let run = 0; run < runs; run++) {
+      const figures = Object.fromEntries(names.map((name) => [name, {}]));
+      for (const inFlight of [1, 64])
+        for (let k = 0; k < names.length; k++) {
+          const name = names[(k + run) % names.length];
+          figures[name][inFlight] = await rate(ops[name], inFlight, ms);
+        }
+      perRun.push(figures);
+    }
+    const ratio = (a, b) => Number((a / b).toFixed(2));
+    const ratioRuns = {
+      'Redis admission / RateLimiterRedis.consume, 1 in flight': perRun.map((f) =>
+        ratio(f.admit[1], f.consume[1]),
+      ),
+      'Redis admission / RateLimiterRedis.consume, 64 in flight': perRun.map((f) =>
+        ratio(f.admit[64], f.consume[64]),
+      ),
+      'Redis whole request / consume, 1 in flight': perRun.map((f) => ratio(f.whole[1], f.consume[1])),
+      'Redis whole request / consume, 64 in flight': perRun.map((f) => ratio(f.whole[64], f.consume[64])),
+      'Redis admission / PING, 64 in flight': perRun.map((f) => ratio(f.admit[64], f.ping[64])),
+    };
+    const targets = {
+      'Redis admission / RateLimiterRedis.consume, 1 in flight': { atLeast: 1 },
+      'Redis admission / RateLimiterRedis.consume, 64 in flight': { atLeast: 1 },
+      'Redis whole request / consume, 1 in flight': { atLeast: 0.8 },
+      'Redis whole request / consume, 64 in flight': { atLeast: 0.8 },
+      'Redis admission / PING, 64 in flight': { atLeast: 0.5 },
+    };
+    const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
+    const label = {
+      admit: 'tollgate admit (every bucket)',
+      whole: 'tollgate admit + complete (every bucket)',
+      consume: 'rate-limiter-flexible RateLimiterRedis.consume (one bucket)',
+      ping: 'ioredis PING',
+    };
+    // ops/s: the median of the runs.
+    const results = Object.fromEntries(
+      names.map((name) => [
+        label[name],
+        { 1: median(perRun.map((f) => f[name][1])), 64: median(perRun.map((f) => f[name][64])) },
+      ]),
+    );
     // Bytes in Redis per identity after one request, completed: its keys' MEMORY USAGE.
     await client.flushall();
     const fresh = createRedisStore({ client, timeoutMs: 1000 });
@@ -148,21 +198,16 @@ export async function runRedisBench() {
     }
     const { redisBytes } = await import(new URL('./busy-identity.mjs', import.meta.url).href);
     const perIdentity = await redisBytes(client, createRedisStore, shipped, 100_000);
-    const ratio = (a, b) => Number((a / b).toFixed(2));
-    const tollgate = results['tollgate admit (every bucket)'];
-    const peer = results['rate-limiter-flexible RateLimiterRedis.consume (one bucket)'];
-    const pings = results['ioredis PING'];
     return {
       results,
+      ratioRuns,
+      targets,
+      // The medians, for a report that reads one figure per ratio.
+      ratios: Object.fromEntries(Object.entries(ratioRuns).map(([name, values]) => [name, median(values)])),
       roundTripsPerAdmission: roundTrips,
       bytesPerIdentity: Math.round(bytes / 200),
       idleBytesPerIdentity: perIdentity.idle,
       busyBytesPerIdentity: perIdentity.busy,
-      ratios: {
-        'tollgate / rate-limiter-flexible, 1 in flight': ratio(tollgate[1], peer[1]),
-        'tollgate / rate-limiter-flexible, 64 in flight': ratio(tollgate[64], peer[64]),
-        'tollgate / PING, 64 in flight': ratio(tollgate[64], pings[64]),
-      },
     };
   } finally {
     stop();

@@ -1,5 +1,5 @@
-/** tollgate/fastify: the gate as a Fastify plugin (onRequest, onResponse, onRequestAbort hooks). */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+/** tollgate/fastify: the gate as a Fastify plugin (one onRequest hook). */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   createGate,
   type Gate,
@@ -8,7 +8,7 @@ import {
   type RequestFacts,
   TollgateError,
 } from '../index.js';
-import { SlotWatch } from './socket-watch.js';
+import { settleOnClose } from './socket-watch.js';
 
 /**
  * The request's facts. The peer is Fastify's `request.ip`: the socket's address, or when the
@@ -16,20 +16,18 @@ import { SlotWatch } from './socket-watch.js';
  * gate's `trustProxy` unset then, or the hops count twice.
  */
 function factsOf(request: FastifyRequest): RequestFacts {
-  const remoteAddress = request.ip ?? request.socket.remoteAddress;
+  const headers = request.headers;
+  // One literal of one shape per request (the address may be undefined): no spread, no second object.
   return {
     method: request.method,
     target: request.raw.url ?? request.url,
     header: (name) => {
-      const value = request.headers[name];
+      const value = headers[name];
       return Array.isArray(value) ? value.join(', ') : value;
     },
-    ...(remoteAddress === undefined ? {} : { remoteAddress }),
+    remoteAddress: request.ip ?? request.socket.remoteAddress,
   };
 }
-
-/** Where a request's slot watch is kept (a request decorator). */
-const WATCH = 'tollgateSlotWatch';
 
 /** A gate already made (reused by several adapters) rather than its options: anything with a `check` method. */
 const isGate = (options: GateOptions | Gate): options is Gate =>
@@ -72,9 +70,9 @@ const joinPaths = (first: string, second: string): string =>
 /**
  * The plugin: `app.register(tollgatePlugin, options)`. It does not encapsulate (fastify-plugin's
  * convention, without the dependency), so its hooks cover every route of the instance it is
- * registered on. Refusals are answered in `onRequest`; allowed requests get the gate's headers
- * and are settled in `onResponse`, or freed in `onRequestAbort` or when their connection closes
- * (a pipelined request waiting its turn included). A gate failure goes to `onError` first, then to
+ * registered on, with one `onRequest` hook. Refusals are answered there; allowed requests get the
+ * gate's headers and are settled when their response ends, or freed when the client goes away or
+ * their connection closes (a pipelined request waiting its turn included). A gate failure goes to `onError` first, then to
  * Fastify's error handler (`setErrorHandler`, or Fastify's default 500, logged). Under a prefix
  * (`register(tollgatePlugin, { prefix: '/api', ... })`, or registered inside a prefixed context)
  * the API is taken to live there: the prefix starts the gate's `basePath`.
@@ -89,60 +87,52 @@ export async function tollgatePlugin(
   options: (GateOptions & { readonly prefix?: string }) | Gate,
 ): Promise<void> {
   const gate = gateUnder(app.prefix, options);
-  // Each request's watch lives on the request, declared once with Fastify's decorator (so every
-  // request object keeps one shape): a WeakMap entry per request cost the garbage collector more
-  // than the whole gate does.
-  if (!app.hasRequestDecorator(WATCH)) app.decorateRequest(WATCH, null);
-  const watchOf = (request: FastifyRequest): SlotWatch | null =>
-    (request as FastifyRequest & { [WATCH]: SlotWatch | null })[WATCH];
-  // Callback style, so a synchronous gate (memory store, synchronous lookup) costs no promise.
+  // Callback style, so a synchronous gate (memory store, synchronous lookup) costs no promise,
+  // and no closure per request on that path.
   app.addHook('onRequest', (request, reply, done) => {
     const facts = factsOf(request);
-    const proceed = (answer: GateAnswer): void => {
-      if (answer.action === 'respond') {
-        reply.code(answer.status).headers(answer.headers).send(answer.body);
-        return;
-      }
-      const { settle } = answer;
-      if (settle !== null) {
-        // The client went away while the gate was deciding: nothing to serve, the slot is freed.
-        if (request.raw.socket.destroyed || reply.raw.destroyed) {
-          void settle.abort();
-          return;
-        }
-        // Only a queued response (pipelined behind another, no socket yet) needs its connection
-        // watched: the one on the socket ends with Fastify's onResponse or onRequestAbort.
-        (request as FastifyRequest & { [WATCH]: SlotWatch | null })[WATCH] = new SlotWatch(
-          settle,
-          reply.raw.socket === null ? request.raw.socket : null,
-        );
-      }
-      reply.headers(answer.headers);
-      done();
-    };
-    // A gate failure never lets the request reach a route unchecked: Fastify's error path answers.
-    const failed = (error: unknown): void => {
-      gate.reportError(error, facts);
-      done(error instanceof Error ? error : new Error(String(error)));
-    };
     let answer: GateAnswer | Promise<GateAnswer>;
     try {
       answer = gate.check(facts);
     } catch (error) {
-      failed(error);
+      failed(gate, error, facts, done);
       return;
     }
-    if (answer instanceof Promise) answer.then(proceed, failed);
-    else proceed(answer);
+    if (answer instanceof Promise)
+      answer.then(
+        (given) => proceed(given, request, reply, done),
+        (error) => failed(gate, error, facts, done),
+      );
+    else proceed(answer, request, reply, done);
   });
-  app.addHook('onResponse', (request, reply, done) => {
-    watchOf(request)?.finish(reply.statusCode);
-    done();
-  });
-  app.addHook('onRequestAbort', (request, done) => {
-    watchOf(request)?.abort();
-    done();
-  });
+}
+
+type Done = (error?: Error) => void;
+
+function proceed(answer: GateAnswer, request: FastifyRequest, reply: FastifyReply, done: Done): void {
+  if (answer.action === 'respond') {
+    reply.code(answer.status).headers(answer.headers).send(answer.body);
+    return;
+  }
+  const { settle } = answer;
+  if (settle !== null) {
+    // The client went away while the gate was deciding: nothing to serve, the slot is freed.
+    if (request.raw.socket.destroyed || reply.raw.destroyed) {
+      void settle.abort();
+      return;
+    }
+    // One hook and one listener on the raw response (Fastify's onResponse and onRequestAbort hooks
+    // would add two response listeners, a request listener and their closures to every request).
+    settleOnClose(reply.raw, request.raw.socket, settle);
+  }
+  reply.headers(answer.headers);
+  done();
+}
+
+// A gate failure never lets the request reach a route unchecked: Fastify's error path answers.
+function failed(gate: Gate, error: unknown, facts: RequestFacts, done: Done): void {
+  gate.reportError(error, facts);
+  done(error instanceof Error ? error : new Error(String(error)));
 }
 
 // fastify-plugin's markers: no encapsulation, a name, the Fastify major it was written for.

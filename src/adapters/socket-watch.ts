@@ -59,3 +59,31 @@ export class SlotWatch {
     void this.#settle.abort();
   }
 }
+
+/** The part of a response the watch needs (node:http's ServerResponse). */
+interface Response {
+  readonly socket: unknown;
+  readonly writableFinished: boolean;
+  readonly statusCode: number;
+  on(event: 'close', listener: () => void): unknown;
+}
+
+/**
+ * Settles an admitted request when its response emits `close`: once, after `finish` when it was
+ * sent (then `finish(statusCode)`), or when the client went away first (then `abort`). One listener
+ * per request, added with `on` (a `once` wrapper would bind a function per request). Only a queued
+ * response (pipelined behind another, no socket yet) needs its connection watched as well: it
+ * never emits `close` when the client hangs up, and the one on the socket does.
+ * @example
+ * import { createServer } from 'node:http';
+ * import { tollgate } from 'tollgate/node';
+ * // The node and Fastify adapters settle every admitted request this way.
+ * createServer((req, res) => tollgate({ lookupToken: () => null })(req, res, () => res.end('[]')));
+ */
+export function settleOnClose(res: Response, connection: Connection, settle: Settle): void {
+  const watch = res.socket === null ? new SlotWatch(settle, connection) : settle;
+  res.on('close', () => {
+    if (res.writableFinished) void watch.finish(res.statusCode);
+    else void watch.abort();
+  });
+}

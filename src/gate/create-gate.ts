@@ -5,9 +5,7 @@ import { createLimiter } from '../limiter/create-limiter.js';
 import type { AdmitRequest } from '../limiter/limiter.js';
 import { limitedResponse } from '../limits/answers.js';
 import type { LimitsIdentity } from '../limits/identity.js';
-import type { IdentityState } from '../limits/identity-state.js';
-import { nearestRule, type RuleStanding } from '../limits/nearest-rule.js';
-import { pointCost } from '../limits/point-cost.js';
+import type { RuleStanding } from '../limits/nearest-rule.js';
 import { httpDate, pollInterval } from '../limits/poll-interval.js';
 import type { RateLimitBody } from '../limits/rate-limit-body.js';
 import type { Verdict } from '../limits/verdict.js';
@@ -23,7 +21,8 @@ import { bypassOf, decisionHookOf, errorReporterOf, UNGATED } from './gate-hooks
 import { GATE_OPTIONS } from './gate-options-spec.js';
 import { createGateResponses } from './gate-responses.js';
 import type { Gate, GateOptions } from './gate-types.js';
-import { after, type MaybePromise } from './maybe-async.js';
+import { after, isThenable, type MaybePromise } from './maybe-async.js';
+import { nearestOf } from './nearest-of.js';
 import { readStatus } from './read-status.js';
 import type { RequestFacts } from './request-facts.js';
 import { BAD_CREDENTIALS, createTokenResolver } from './resolve-token.js';
@@ -130,26 +129,36 @@ export function createGate(options: GateOptions): Gate {
 
   // One straight line: the path is matched once, the server's facts asked for that endpoint, the
   // request decided once, and the limits charged from the endpoint's own row.
+  // No closure per request on the synchronous path (a memory store, a synchronous lookup): the
+  // continuation is a function of its own, called at once or after the promise.
   function decide(facts: RequestFacts, mark: CpuMark): MaybePromise<GateAnswer> {
-    return after(resolveToken(facts), (token) => {
-      if (token === BAD_CREDENTIALS)
-        return respond(facts, 401, 'Bad credentials', 'bad_credentials', null, null, {});
-      const path = basePath.strip(facts.target);
-      if (path === null)
-        return unmatched(
-          facts,
-          outsideDecision(basePath, facts.method, facts.target, policy.options.unknownEndpoint),
-        );
-      const apiVersion = facts.header('x-service-api-version');
-      const matched = policy.match({ method: facts.method, path, apiVersion: apiVersion ?? null });
-      if (matched.kind !== 'endpoint') return unmatched(facts, policy.decide(matched, token));
-      const { entry } = matched;
-      if (options.resolveContext === undefined)
-        return limit(facts, token, entry, policy.decide(matched, token), mark);
-      return after(options.resolveContext(entry.key, matched.params, facts), (context) =>
-        limit(facts, token, entry, policy.decide(matched, token, context), mark),
+    const token = resolveToken(facts);
+    if (isThenable(token)) return Promise.resolve(token).then((given) => decideFor(facts, mark, given));
+    return decideFor(facts, mark, token);
+  }
+
+  function decideFor(
+    facts: RequestFacts,
+    mark: CpuMark,
+    token: Token | typeof BAD_CREDENTIALS,
+  ): MaybePromise<GateAnswer> {
+    if (token === BAD_CREDENTIALS)
+      return respond(facts, 401, 'Bad credentials', 'bad_credentials', null, null, {});
+    const path = basePath.strip(facts.target);
+    if (path === null)
+      return unmatched(
+        facts,
+        outsideDecision(basePath, facts.method, facts.target, policy.options.unknownEndpoint),
       );
-    });
+    const apiVersion = facts.header('x-service-api-version');
+    const matched = policy.match({ method: facts.method, path, apiVersion: apiVersion ?? null });
+    if (matched.kind !== 'endpoint') return unmatched(facts, policy.decide(matched, token));
+    const { entry } = matched;
+    if (options.resolveContext === undefined)
+      return limit(facts, token, entry, policy.decide(matched, token), mark);
+    return after(options.resolveContext(entry.key, matched.params, facts), (context) =>
+      limit(facts, token, entry, policy.decide(matched, token, context), mark),
+    );
   }
 
   /** A request on no endpoint: refused (bad path, unknown endpoint) or passed on as configured, never charged. */
@@ -180,43 +189,30 @@ export function createGate(options: GateOptions): Gate {
       // with the CPU the gate spent on it (a limit refusal still charges nothing).
       settle: decision.allowed ? undefined : { status: decision.status, cpuMs: cpu.stop(mark) },
     };
-    return after(limiter.admit(admit), (verdict) =>
-      // Only with standardHeaders, and only when no secondary rule refused: the IETF fields then
-      // report the rule nearest exhaustion, read from the identity's state (one store read).
-      standardForm === false || (verdict.rule !== null && verdict.rule !== 'primary')
-        ? answer(facts, decision, entry, identity, verdict, mark, undefined)
-        : after(nearestOf(identity, verdict, admit), (nearest) =>
-            answer(facts, decision, entry, identity, verdict, mark, nearest),
-          ),
-    );
+    const admitted = limiter.admit(admit);
+    if (isThenable(admitted))
+      return Promise.resolve(admitted).then((verdict) =>
+        admittedAnswer(facts, decision, entry, identity, verdict, mark, admit),
+      );
+    return admittedAnswer(facts, decision, entry, identity, admitted, mark, admit);
   }
 
-  /** The rule nearest exhaustion for the request; undefined (the verdict's primary window) when the store cannot tell. */
-  function nearestOf(
+  function admittedAnswer(
+    facts: RequestFacts,
+    decision: Decision,
+    entry: EndpointEntry,
     identity: LimitsIdentity,
     verdict: Verdict,
+    mark: CpuMark,
     admit: AdmitRequest,
-  ): MaybePromise<RuleStanding | undefined> {
-    // As `limit` admitted it: the gate charges REST points, content as the table says.
-    const charge = {
-      resource: verdict.resource,
-      limit: verdict.limit,
-      cost: admit.cost ?? pointCost(admit, limiter.config),
-      countsPrimary: admit.countsPrimary !== false,
-      content: admit.content === true,
-      graphql: false,
-      admitted: verdict.ticket !== null,
-    };
-    // No state for an identity just admitted or refused by its window: the store could not say
-    // (a Redis failure mode answered), so the verdict's primary window is reported.
-    const standing = (state: IdentityState | undefined) =>
-      state === undefined ? undefined : nearestRule(state, limiter.config, charge, clock());
-    try {
-      const state = limiter.store.read(identity.key);
-      return state instanceof Promise ? state.then(standing, () => undefined) : standing(state);
-    } catch {
-      return undefined;
-    }
+  ): MaybePromise<GateAnswer> {
+    // Only with standardHeaders, and only when no secondary rule refused: the IETF fields then
+    // report the rule nearest exhaustion, read from the identity's state (one store read).
+    return standardForm === false || (verdict.rule !== null && verdict.rule !== 'primary')
+      ? answer(facts, decision, entry, identity, verdict, mark, undefined)
+      : after(nearestOf(limiter, clock, identity, verdict, admit), (nearest) =>
+          answer(facts, decision, entry, identity, verdict, mark, nearest),
+        );
   }
 
   function answer(

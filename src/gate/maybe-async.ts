@@ -13,7 +13,17 @@ export type MaybePromise<T> = T | Promise<T>;
  */
 export function after<T, R>(value: MaybePromise<T>, next: (value: T) => MaybePromise<R>): MaybePromise<R> {
   // Any thenable (a query builder, a promise from another realm) is awaited, not taken as a value.
-  if (typeof (value as { then?: unknown } | null)?.then === 'function')
-    return Promise.resolve(value as PromiseLike<T>).then(next);
+  if (isThenable(value)) return Promise.resolve(value).then(next);
   return next(value as T);
+}
+
+/**
+ * Whether a value is to be awaited (any thenable, as `after` takes it) rather than used as it is.
+ * @example
+ * import { isThenable } from './maybe-async.js';
+ * isThenable(Promise.resolve(1)); // true
+ * isThenable({ kind: 'classic' }); // false
+ */
+export function isThenable<T>(value: MaybePromise<T> | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }

@@ -104,16 +104,31 @@ export function createFailurePolicy(
     downUntil = Date.now() + retryAfterFailureMs;
   };
 
-  /** Resolves when the connection is ready, or at once when it is not being made. */
+  /**
+   * One 'ready' listener however many admissions wait for the connection (a listener each made
+   * ioredis warn past ten); each waiter keeps its own deadline.
+   */
+  let readyOnce: Promise<void> | null = null;
+  const whenReady = () => {
+    readyOnce ??= new Promise<void>((resolve) => {
+      connection.once!('ready', () => {
+        readyOnce = null;
+        resolve();
+      });
+    });
+    return readyOnce;
+  };
+
+  /** Resolves when the connection is ready (or after `timeoutMs`), or at once when it is not being made. */
   function connected(): Promise<void> | undefined {
     if (!CONNECTING.has(connection.status) || typeof connection.once !== 'function') return undefined;
     return new Promise((resolve) => {
-      const ready = () => resolve();
-      connection.once!('ready', ready);
-      setTimeout(() => {
-        connection.removeListener?.('ready', ready);
+      const timer = setTimeout(resolve, timeoutMs);
+      timer.unref?.();
+      whenReady().then(() => {
+        clearTimeout(timer);
         resolve();
-      }, timeoutMs).unref?.();
+      });
     });
   }
 

@@ -80,6 +80,7 @@ local function put_last(L, time, w, replace)
   if replace then keep = L.last - 1 end
   L.body = string.sub(L.body, 1, keep * 16) .. struct.pack('>dd', time, w)
   L.last = keep + 1
+  L.changed = true
 end
 -- Entries that left count for nothing: dropped before reading, refused or not (see dropLeft).
 local function drop_left(L, t, span)
@@ -97,7 +98,7 @@ end
 local function keep_dropped(logs)
   for i = 1, 6 do
     local L = logs[i]
-    if L.kept and L.dropped then
+    if L and L.kept and L.dropped then
       redis.call('SET', KEYS[2 + i], struct.pack('>d', L.sum) .. string.sub(L.body, (L.first - 1) * 16 + 1, L.last * 16), 'KEEPTTL')
     end
   end
@@ -134,21 +135,40 @@ local function charge_log(L, t, w, quantum)
   put_last(L, stamp, w, false)
 end
 local function settle_logs(logs, t)
-  for i = 1, 6 do if LOG_USES[i] then settle_log(logs[i], t, LOG_SPANS[i]) end end
+  for i = 1, 6 do if logs[i] then settle_log(logs[i], t, LOG_SPANS[i]) end end
 end
+-- A log the event neither reads nor charges, packed in its number of the state (or empty), is not
+-- loaded (its entry is never in the future: see load_logs): its number is moved to the new time
+-- at save, as loading, settling and saving it would (\`logs[6 + i]\` keeps that number as read: the
+-- event reuses the state's numbers of rules counted in logs). Its entry's time, from the old time.
+local function packed_time(slot) return at0 - (slot - slot % SLOT_SPAN) / SLOT_SPAN end
 local function logs_expire(logs)
   local latest = 0
   for i = 1, 6 do
     local L = logs[i]
-    if L.last >= L.first then latest = math.max(latest, entry(L, L.last) + LOG_SPANS[i]) end
+    if L then
+      if L.last >= L.first then latest = math.max(latest, entry(L, L.last) + LOG_SPANS[i]) end
+    elseif LOG_USES[i] and logs[6 + i] > 0 then
+      latest = math.max(latest, packed_time(logs[6 + i]) + LOG_SPANS[i])
+    end
   end
   return latest
 end
--- Writes each log back: into its number of the state when it packs, else into its key.
+-- Writes each log back: into its number of the state when it packs, else into its key (unless the
+-- key holds it unchanged: its expiry, set when written, still outlasts its newest entry).
 local function save_logs(logs, at, ttl)
   for i = 1, 6 do
-    if LOG_USES[i] then
-      local L = logs[i]
+    local L = logs[i]
+    if not L then
+      if LOG_USES[i] then
+        local slot = logs[6 + i]
+        s[2 + i] = 0
+        if slot > 0 then
+          local time = packed_time(slot)
+          if time > at - LOG_SPANS[i] then s[2 + i] = (at - time) * SLOT_SPAN + slot % SLOT_SPAN end
+        end
+      end
+    elseif LOG_USES[i] then
       local size = L.last - L.first + 1
       local slot = -1
       if size == 0 then slot = 0 end
@@ -159,7 +179,7 @@ local function save_logs(logs, at, ttl)
       end
       s[2 + i] = slot
       if slot == -1 then
-        redis.call('SET', KEYS[2 + i], struct.pack('>d', L.sum) .. string.sub(L.body, (L.first - 1) * 16 + 1, L.last * 16), 'PX', ttl)
+        if not L.kept or L.dropped or L.changed then redis.call('SET', KEYS[2 + i], struct.pack('>d', L.sum) .. string.sub(L.body, (L.first - 1) * 16 + 1, L.last * 16), 'PX', ttl) end
       elseif L.kept then
         redis.call('DEL', KEYS[2 + i])
       end

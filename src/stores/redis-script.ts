@@ -1,5 +1,6 @@
 /** The limits transition as one Lua script: what `stepInto` and the memory store's ticket ledger do, inside Redis. */
 import type { LimitsConfig } from '../limits/limits-config.js';
+import { ADMIT_LUA } from './redis-admit-script.js';
 import { logsLua } from './redis-log-script.js';
 import { LUA_FUNCTIONS } from './redis-script-functions.js';
 
@@ -62,23 +63,31 @@ local MINUTE = 60000
 local HOUR = 3600000
 local SKEW = 1000
 local CONCURRENCY_RETRY_MS = 1000
-local s
+-- The state's numbers, and its time as read (the packed logs' ages count from it).
+local s, at0
 ${logsLua(config)}
 ${LUA_FUNCTIONS}
 
 local state_key, tickets_key = KEYS[1], KEYS[2]
 local op = ARGV[1]
-local now
-if ARGV[2] == '' then
-  local time = redis.call('TIME')
-  now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-else
-  now = tonumber(ARGV[2])
+-- The server's clock, read once: the time of the event (unless the caller gives one) and the
+-- clock an admission's deadline is checked on.
+local server_now
+local function server_clock()
+  if not server_now then
+    local time = redis.call('TIME')
+    server_now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+  end
+  return server_now
 end
+local now
+if ARGV[2] == '' then now = server_clock() else now = tonumber(ARGV[2]) end
 local raw = redis.call('GET', state_key)
--- The 16 numbers of IdentityState, then the ticket counter.
+-- The 16 numbers of IdentityState, then the ticket counter, then (only while a ticket is held) a
+-- time no held ticket's lease ends before: until then, every ticket the set holds is in flight.
 if raw then s = { cmsgpack.unpack(raw) } else s = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 } end
 if s[17] == nil then s[17] = 0 end
+at0 = s[1]
 local t = effective(now, s[1])
 local resource = tonumber(ARGV[3])
 local ws = 8 + (resource - 1) * 2 + 1 -- Lua index of the resource's reset; its used follows
@@ -98,11 +107,28 @@ local function save(logs)
   local ttl = expires - t + SKEW
   save_logs(logs, t, ttl)
   redis.call('SET', state_key, cmsgpack.pack(unpack(s)), 'PX', ttl)
-  redis.call('PEXPIRE', tickets_key, ttl)
+  -- Without a ticket held the set is empty, so no key (s[2] never counts fewer than it holds).
+  if s[2] > 0 then redis.call('PEXPIRE', tickets_key, ttl) end
 end
-local function load_logs()
+-- The logs an event reads or charges: the points log \`points\` (1 REST, 2 GraphQL, 0 none), the
+-- CPU log, GraphQL's CPU log, the content logs. Every log whose key holds it is loaded too (it is
+-- settled and saved as it always was), and every log when the clock went back (an entry may lie
+-- in the future: settling moves it). Any other log is packed in its number, or empty: left out
+-- (false), its number moved to the new time at save (save_logs), as loading would leave it.
+local function load_logs(points, graphql, content)
   local logs = {}
-  for i = 1, 6 do logs[i] = load_log(i, s[1]) end
+  local back = t < at0
+  for i = 1, 6 do
+    local L = false
+    if LOG_USES[i] then
+      local slot = s[2 + i]
+      local needed = back or slot == -1 or i == 3 or i == points or (i == 4 and graphql) or (i >= 5 and content)
+      -- An entry too old for a packed number once moved to t (a points window of days) spills.
+      if not needed and slot > 0 and t - packed_time(slot) >= SLOT_MAX_AGE then needed = true end
+      if needed then L = load_log(i, at0) else logs[6 + i] = slot end
+    end
+    logs[i] = L
+  end
   return logs
 end
 
@@ -113,134 +139,29 @@ if op == 'z' then
   for i = 1, #s do s[i] = 0 end
   s[1] = t
   s[17] = counter
+  s[18] = nil
   redis.call('DEL', tickets_key, KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8])
   redis.call('SET', state_key, cmsgpack.pack(unpack(s)), 'PX', LEASE_MS + SKEW)
   return { 1 }
 end
--- An admission the caller stopped waiting for (ARGV[9], a time of the server's clock) charges
--- nothing: it was answered by the failure mode already (the store's \`timeoutMs\`).
-if (op == 'a' or op == 'x') and ARGV[9] ~= '' then
-  local time = redis.call('TIME')
-  if tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) > tonumber(ARGV[9]) then return { 2 } end
-end
--- \`x\`: admitted and settled at once (a request answered without a slot: a policy refusal that
--- counts): the same transition as \`a\` then \`c\` at the same instant, in one call.
-if op == 'a' or op == 'x' then
-  local limit, cost = tonumber(ARGV[4]), tonumber(ARGV[5])
-  local content, graphql, counts = ARGV[6] == '1', ARGV[7] == '1', ARGV[8] == '1'
-  local reading = t
-  if now >= 0 and now ~= math.huge then reading = math.min(math.floor(now), t) end
-  local lease_end = t + LEASE_MS
-  -- The tickets held with a lease still running are the requests in flight.
-  redis.call('ZREMRANGEBYSCORE', tickets_key, '-inf', t)
-  if raw then s[2] = redis.call('ZCARD', tickets_key) end
-  local logs = load_logs()
-  for i = 1, 6 do if LOG_USES[i] then drop_left(logs[i], t, LOG_SPANS[i]) end end
-  local elapsed = t - s[1]
-  local reset = current_reset(s[ws], t, w)
-  local used = window_used(s[ws], s[ws + 1], t, w)
-  local primary_denied = counts and used >= limit
-  local rule = 0
-  local retry_at = t
-  local in_flight = s[2]
-  if in_flight >= CONCURRENCY then rule = 2; retry_at = t + CONCURRENCY_RETRY_MS end
-  local rest = refill(s[3], REST, elapsed)
-  local gql = refill(s[4], GQL, elapsed)
-  local p, points, cap, points_rule = 1, rest, REST, 3
-  if graphql then p, points, cap, points_rule = 2, gql, GQL, 4 end
-  local wait
-  if LOG_USES[p] then wait = log_wait(logs[p], t, LOG_SPANS[p], cost, cap) else wait = bucket_wait(points, cost, cap, PW) end
-  if wait > 0 then
-    if rule == 0 then rule = points_rule end
-    retry_at = math.max(retry_at, t + wait)
-  end
-  wait = log_wait(logs[3], t, LOG_SPANS[3], 1, CPU)
-  if wait > 0 then
-    if rule == 0 then rule = 5 end
-    retry_at = math.max(retry_at, t + wait)
-  end
-  if graphql then
-    wait = log_wait(logs[4], t, LOG_SPANS[4], 1, GQL_CPU)
-    if wait > 0 then
-      if rule == 0 then rule = 6 end
-      retry_at = math.max(retry_at, t + wait)
-    end
-  end
-  local minute = refill(s[7], PER_MINUTE, elapsed)
-  local hour = refill(s[8], PER_HOUR, elapsed)
-  if content then
-    if LOG_USES[5] then wait = log_wait(logs[5], t, MINUTE, 1, PER_MINUTE) else wait = bucket_wait(minute, 1, PER_MINUTE, MINUTE) end
-    if wait > 0 then
-      if rule == 0 then rule = 7 end
-      retry_at = math.max(retry_at, t + wait)
-    end
-    if LOG_USES[6] then wait = log_wait(logs[6], t, HOUR, 1, PER_HOUR) else wait = bucket_wait(hour, 1, PER_HOUR, HOUR) end
-    if wait > 0 then
-      if rule == 0 then rule = 8 end
-      retry_at = math.max(retry_at, t + wait)
-    end
-  end
-  -- A denied request changes no state (all or nothing). A primary refusal also waits for any
-  -- secondary rule that is full too.
-  if primary_denied or rule ~= 0 then keep_dropped(logs) end
-  if primary_denied then
-    local freed = reset
-    if rule ~= 0 then freed = math.max(reset, retry_at) end
-    return { 0, 1, used, reset, freed, reading }
-  end
-  if rule ~= 0 then return { 0, rule, used, reset, retry_at, reading } end
-  local new_used = used
-  if counts then new_used = used + 1 end
-  s[1] = t
-  s[2] = in_flight + 1
-  if op == 'x' then s[2] = in_flight end
-  settle_logs(logs, t)
-  if LOG_USES[p] then charge_log(logs[p], t, cost, 1) end
-  s[3] = rest
-  s[4] = gql
-  if graphql then s[4] = gql + cost * PW else s[3] = rest + cost * PW end
-  s[5] = 0
-  s[6] = 0
-  s[7] = minute
-  s[8] = hour
-  if content then
-    s[7] = minute + MINUTE
-    s[8] = hour + HOUR
-    if LOG_USES[5] then charge_log(logs[5], t, 1, 1) end
-    if LOG_USES[6] then charge_log(logs[6], t, 1, 1) end
-  end
-  local counted_reset = 0
-  if counts then s[ws] = reset; s[ws + 1] = new_used; counted_reset = reset end
-  if op == 'x' then
-    -- The completion's 304 refund (seed 000, "Polling rules"); the answer still shows the admission.
-    if counts and tonumber(ARGV[10]) == 304 then s[ws + 1] = used end
-    local charge = 0
-    if tonumber(ARGV[11]) > 0 then charge = math.ceil(tonumber(ARGV[11])) end
-    charge_log(logs[3], t, math.min(charge, CPU), LOG_QUANTA[3])
-    if graphql then charge_log(logs[4], t, math.min(charge, GQL_CPU), LOG_QUANTA[4]) end
-    save(logs)
-    return { 1, new_used, reset, counted_reset, 0 }
-  end
-  -- A ticket id is never handed out twice for an identity: the time, and a counter within it.
-  -- Ids only grow while the identity has state (and start from the time after it expired).
-  local id = math.max(s[17] + 1, t * 1024)
-  s[17] = id
-  redis.call('ZADD', tickets_key, lease_end, string.format('%.0f', id))
-  -- A rule counted in a log gets its number of the state from save_logs.
-  save(logs)
-  return { 1, new_used, reset, counted_reset, id }
-end
-
+${ADMIT_LUA}
 -- Complete or release: only a ticket this store holds, with its lease running, settles anything.
 local graphql = ARGV[4] == '1'
 local status, cpu_ms = tonumber(ARGV[5]), tonumber(ARGV[6])
 local id, counted_reset = ARGV[7], tonumber(ARGV[8])
-local lease_end = redis.call('ZSCORE', tickets_key, id)
-if lease_end then redis.call('ZREM', tickets_key, id) end
-if not raw or not lease_end or tonumber(lease_end) <= t then
+local held
+if raw and s[18] and t < s[18] then
+  -- No lease has ended yet: a ticket the set holds is in flight.
+  held = redis.call('ZREM', tickets_key, id) == 1
+else
+  local lease_end = redis.call('ZSCORE', tickets_key, id)
+  if lease_end then redis.call('ZREM', tickets_key, id) end
+  held = lease_end and tonumber(lease_end) > t
+end
+if not raw or not held then
   return { 0, window_used(s[ws], s[ws + 1], t, w), current_reset(s[ws], t, w) }
 end
-local logs = load_logs()
+local logs = load_logs(0, graphql, false)
 local elapsed = t - s[1]
 local stored_reset, stored_used = s[ws], s[ws + 1]
 local used = stored_used
@@ -259,6 +180,7 @@ s[7] = refill(s[7], PER_MINUTE, elapsed)
 s[8] = refill(s[8], PER_HOUR, elapsed)
 s[1] = t
 s[2] = in_flight
+if in_flight == 0 then s[18] = nil end
 s[ws + 1] = used
 settle_logs(logs, t)
 charge_log(logs[3], t, math.min(charge, CPU), LOG_QUANTA[3])

@@ -181,14 +181,17 @@ describe.runIf(runRedisTests)('the Redis store on every fault path', () => {
   it('three fresh instances in fallback wait for their connections: 100 admitted where the limit is 100', async () => {
     const { connect } = await server();
     // Fresh clients, still connecting when the first requests come.
-    const stores = [0, 1, 2].map(() =>
-      createRedisStore({ client: connect(), timeoutMs: 2000, onFailure: 'fallback', fallbackShare: 1 }),
+    const clients = [0, 1, 2].map(() => connect());
+    const stores = clients.map((client) =>
+      createRedisStore({ client, timeoutMs: 2000, onFailure: 'fallback', fallbackShare: 1 }),
     );
-    const verdicts = await Promise.all(
-      Array.from({ length: 150 }, (_, i) =>
-        stores[i % 3]!.apply(admitEvent('user:shared'), Date.now(), config),
-      ),
+    const baseline = clients.map((client) => client.listenerCount('ready'));
+    const pending = Array.from({ length: 150 }, (_, i) =>
+      stores[i % 3]!.apply(admitEvent('user:shared'), Date.now(), config),
     );
+    // 50 admissions wait on each connection through one listener (ioredis warns past ten).
+    expect(clients.map((client, i) => client.listenerCount('ready') - baseline[i]!)).toEqual([1, 1, 1]);
+    const verdicts = await Promise.all(pending);
     expect(verdicts.filter((v) => v.degraded !== undefined)).toEqual([]);
     expect(verdicts.filter((v) => v.allowed)).toHaveLength(100);
   });
