@@ -1,12 +1,13 @@
 /** The service's answers: rate-limit headers on every verdict, and the limited response. */
 // Hot path: builds every verdict; bench/limits.mjs guards its speed.
+import { countText, resetText, windowHeaders } from './header-text.js';
 import type { Ticket } from './limit-event.js';
 import type { LimitRule, LimitsConfig, LimitsResource } from './limits-config.js';
 import type { LimitBody, Verdict } from './verdict.js';
 
 /**
  * The `x-ratelimit-*` headers of a primary window (seed 000, "Rate limit response headers").
- * `reset` is the window's end in epoch ms; the header carries epoch seconds.
+ * `resetMs` is the window's end in epoch ms; the header carries epoch seconds.
  * @example
  * import { defaultLimits } from 'tollgate/limits';
  * import { rateLimitHeaders } from './answers.js';
@@ -18,18 +19,18 @@ export function rateLimitHeaders(
   resource: LimitsResource,
   limit: number,
   used: number,
-  reset: number,
+  resetMs: number,
   config: LimitsConfig,
 ): Record<string, string> {
-  const h = config.answers.headers;
-  const headers: Record<string, string> = {};
-  headers[h.limit] = String(limit);
   // INVARIANT: remaining is never negative, and used + remaining = limit while used <= limit.
-  headers[h.remaining] = String(used >= limit ? 0 : limit - used);
-  headers[h.used] = String(used);
-  headers[h.reset] = String(Math.ceil(reset / 1000));
-  headers[h.resource] = resource;
-  return headers;
+  return windowHeaders(
+    resource,
+    countText(limit),
+    countText(used >= limit ? 0 : limit - used),
+    countText(used),
+    resetText(Math.ceil(resetMs / 1000)),
+    config,
+  );
 }
 
 /**
@@ -67,10 +68,17 @@ class LimitVerdict implements Verdict {
   get headers(): Readonly<Record<string, string>> {
     if (this.#headers === undefined) {
       const answers = this.#config.answers;
-      const headers = rateLimitHeaders(this.resource, this.limit, this.used, this.reset * 1000, this.#config);
-      if (this.rule === 'primary') headers[answers.headers.remaining] = '0';
+      // remaining is 0 on a primary denial (seed 000, "Errors"), as the field says.
+      const headers = windowHeaders(
+        this.resource,
+        countText(this.limit),
+        countText(this.remaining),
+        countText(this.used),
+        resetText(this.reset),
+        this.#config,
+      );
       // seed 000, "Client behaviour when limited", rule 2: retry-after accompanies secondary limits.
-      if (this.retryAfter !== null) headers[answers.headers.retryAfter] = String(this.retryAfter);
+      if (this.retryAfter !== null) headers[answers.headers.retryAfter] = countText(this.retryAfter);
       if (this.body !== null) headers['content-type'] = answers.contentType;
       this.#headers = headers;
     }
@@ -94,7 +102,7 @@ export function allowedVerdict(
   resource: LimitsResource,
   limit: number,
   used: number,
-  reset: number,
+  resetMs: number,
   ticket: Ticket | null,
   config: LimitsConfig,
 ): Verdict {
@@ -105,7 +113,7 @@ export function allowedVerdict(
     resource,
     limit,
     used,
-    reset,
+    resetMs,
     null,
     null,
     null,
@@ -176,7 +184,7 @@ export function deniedVerdict(
   resource: LimitsResource,
   limit: number,
   used: number,
-  reset: number,
+  resetMs: number,
   retryAt: number,
   now: number,
   config: LimitsConfig,
@@ -186,7 +194,7 @@ export function deniedVerdict(
   const body = primary ? primaryBody(key, resource, config) : secondaryBody(rule, config);
   // A primary refusal waits for the reset (rule 1); it says retry-after only when a secondary rule,
   // full too, frees up later than that (rule 5: the longest wait wins).
-  const retryAfter = primary && retryAt <= reset ? null : Math.max(1, Math.ceil((retryAt - now) / 1000));
+  const retryAfter = primary && retryAt <= resetMs ? null : Math.max(1, Math.ceil((retryAt - now) / 1000));
   return new LimitVerdict(
     false,
     primary ? 'primary_rate_limit' : 'secondary_rate_limit',
@@ -194,7 +202,7 @@ export function deniedVerdict(
     resource,
     limit,
     used,
-    reset,
+    resetMs,
     retryAt,
     retryAfter,
     answers.status,

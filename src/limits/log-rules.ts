@@ -1,4 +1,5 @@
 /** Which rules count in a sliding log under a config, and each log's span, quantum and capacity. */
+import type { LimitEvent } from './limit-event.js';
 import type { LimitsConfig, WindowMode } from './limits-config.js';
 
 export { WINDOWED_RULES, type WindowedRule } from './windowed-rules.js';
@@ -30,6 +31,8 @@ export interface LogPlan {
   readonly uses: readonly boolean[];
   /** The indexes of `uses` that are true, for loops that touch only the logs kept. */
   readonly kept: readonly number[];
+  /** `kept` as bits: bit `i` set when log rule `i` keeps a log. */
+  readonly keptMask: number;
   readonly spans: readonly number[];
   readonly quanta: readonly number[];
   readonly capacities: readonly number[];
@@ -71,6 +74,7 @@ export function logPlan(config: LimitsConfig): LogPlan {
   plan = {
     uses,
     kept: uses.flatMap((kept, index) => (kept ? [index] : [])),
+    keptMask: uses.reduce((mask, kept, index) => (kept ? mask | (1 << index) : mask), 0),
     spans: [sec.points.windowMs, sec.points.windowMs, cpuSpan, cpuSpan, 60_000, 3_600_000],
     quanta: [1, 1, CPU_QUANTUM_MS, CPU_QUANTUM_MS, 1, 1],
     capacities: [
@@ -86,4 +90,51 @@ export function logPlan(config: LimitsConfig): LogPlan {
   lastConfig = config;
   lastPlan = plan;
   return plan;
+}
+
+/**
+ * The logs an admission reads and charges, as bits (bit `i`: log rule `i`, LOG_RULES order), of
+ * those `plan` keeps: its points log, the CPU logs it is checked against, the content logs when
+ * it creates content. The kernel touches no other log, and a store loads and writes back only
+ * these: a log nobody reads keeps its entries until it is read (each read drops what has left).
+ * @example
+ * import { defaultLimits } from 'tollgate/limits';
+ * import { logPlan } from './log-rules.js';
+ * import { admitLogs } from './log-rules.js';
+ * admitLogs(false, false, logPlan(defaultLimits())); // 0b000101: rest_points and cpu
+ */
+export function admitLogs(graphql: boolean, content: boolean, plan: LogPlan): number {
+  // 1: rest_points, 2: graphql_points, 4: cpu, 8: graphql_cpu, 48: both content rules.
+  const mask = (graphql ? 2 | 4 | 8 : 1 | 4) | (content ? 16 | 32 : 0);
+  return mask & plan.keptMask;
+}
+
+/**
+ * The logs a completion or release charges, as bits (see admitLogs): the CPU logs.
+ * @example
+ * import { defaultLimits } from 'tollgate/limits';
+ * import { logPlan } from './log-rules.js';
+ * import { finishLogs } from './log-rules.js';
+ * finishLogs(true, logPlan(defaultLimits())); // 0b001100: cpu and graphql_cpu
+ */
+export function finishLogs(graphql: boolean, plan: LogPlan): number {
+  return (graphql ? 4 | 8 : 4) & plan.keptMask;
+}
+
+/**
+ * The logs `event` touches (see admitLogs, finishLogs); every log `plan` keeps when the clock
+ * stepped back (`back`: the event's time is behind the identity's), since then each is restamped.
+ * @example
+ * import { defaultLimits } from 'tollgate/limits';
+ * import { logPlan } from './log-rules.js';
+ * import { eventLogs } from './log-rules.js';
+ * const event = { kind: 'admit', key: 'user:octocat', resource: 'core', limit: 5000, cost: 5,
+ *   content: true, graphql: false, countsPrimary: true } as const;
+ * eventLogs(event, false, logPlan(defaultLimits())); // 0b110101
+ */
+export function eventLogs(event: LimitEvent, back: boolean, plan: LogPlan): number {
+  if (back) return plan.keptMask;
+  return event.kind === 'admit'
+    ? admitLogs(event.graphql, event.content, plan)
+    : finishLogs(event.ticket.graphql, plan);
 }

@@ -12,38 +12,71 @@
 // at 0 leaves, so one GET fits; at t = 60,000 + 899 every entry has left.
 
 /**
- * One rule's log: entries `head` to the end of `times`/`weights`, oldest first, and the sum of
- * their weights. INVARIANT: times ascend strictly (same-ms charges merge), and after any event
- * that writes the state, no entry is later than the identity's time (`at`) and none has left.
+ * One rule's log: a ring of `cap` (a power of two) entries `(time, weight)` stored side by side in
+ * `buf` from `base` (entry k at `base + 2k`), `size` of them from slot `head`, oldest first, and
+ * the sum of their weights. `grow` makes room for one more entry when the ring is full (a store
+ * keeping logs in a shared buffer moves the ring). INVARIANT: times ascend strictly (same-ms
+ * charges merge), and after any event that reads the log, no entry has left and none is later
+ * than the identity's time (`at`).
  * @example
  * import { createSlidingLog, type SlidingLog } from './sliding-log.js';
- * const log: SlidingLog = createSlidingLog(); // { times: [], weights: [], head: 0, sum: 0 }
+ * const log: SlidingLog = createSlidingLog(); // empty: size 0, sum 0
  */
 export interface SlidingLog {
-  times: number[];
-  weights: number[];
+  buf: Float64Array;
+  base: number;
+  cap: number;
   head: number;
+  size: number;
   sum: number;
+  grow(log: SlidingLog): void;
+}
+
+/** A log with its own buffer grows by doubling it, the entries moved to the start in order. */
+function growOwn(log: SlidingLog): void {
+  const cap = log.cap * 2;
+  const buf = new Float64Array(cap * 2);
+  for (let j = 0; j < log.size; j++) {
+    const from = log.base + 2 * ((log.head + j) & (log.cap - 1));
+    buf[2 * j] = log.buf[from]!;
+    buf[2 * j + 1] = log.buf[from + 1]!;
+  }
+  log.buf = buf;
+  log.base = 0;
+  log.cap = cap;
+  log.head = 0;
 }
 
 /**
- * An empty log.
+ * An empty log with a buffer of its own.
  * @example
  * import { createSlidingLog } from './sliding-log.js';
  * createSlidingLog().sum; // 0
  */
 export function createSlidingLog(): SlidingLog {
-  return { times: [], weights: [], head: 0, sum: 0 };
+  return { buf: new Float64Array(8), base: 0, cap: 4, head: 0, size: 0, sum: 0, grow: growOwn };
 }
 
 /**
- * Entries held (left ones included until the next `settleLog`).
+ * Where entry `j` (0: the oldest) of `log` starts in its buffer: its time, then its weight.
+ * @example
+ * import { chargeLog, createSlidingLog, entryAt } from './sliding-log.js';
+ * const log = createSlidingLog();
+ * chargeLog(log, 7, 2, 1);
+ * log.buf[entryAt(log, 0)]; // 7
+ */
+export function entryAt(log: SlidingLog, j: number): number {
+  return log.base + 2 * ((log.head + j) & (log.cap - 1));
+}
+
+/**
+ * Entries held (left ones included until the log is next read).
  * @example
  * import { createSlidingLog, logSize } from './sliding-log.js';
  * logSize(createSlidingLog()); // 0
  */
 export function logSize(log: SlidingLog): number {
-  return log.times.length - log.head;
+  return log.size;
 }
 
 /**
@@ -58,9 +91,13 @@ export function logSize(log: SlidingLog): number {
  */
 export function liveSum(log: SlidingLog, t: number, spanMs: number): number {
   const edge = t - spanMs;
-  const { times, weights } = log;
+  const buf = log.buf;
   let sum = log.sum;
-  for (let i = log.head; i < times.length && times[i]! <= edge; i++) sum -= weights[i]!;
+  for (let j = 0; j < log.size; j++) {
+    const at = entryAt(log, j);
+    if (buf[at]! > edge) break;
+    sum -= buf[at + 1]!;
+  }
   return sum;
 }
 
@@ -82,15 +119,16 @@ export function logWaitMs(
   capacity: number,
 ): number {
   const edge = t - spanMs;
-  const { times, weights } = log;
+  const buf = log.buf;
   let sum = liveSum(log, t, spanMs);
   if (sum + need <= capacity) return 0;
-  for (let i = log.head; i < times.length; i++) {
-    if (times[i]! <= edge) continue;
-    sum -= weights[i]!;
-    if (sum + need <= capacity) return Math.max(1, times[i]! + spanMs - t);
+  for (let j = 0; j < log.size; j++) {
+    const at = entryAt(log, j);
+    if (buf[at]! <= edge) continue;
+    sum -= buf[at + 1]!;
+    if (sum + need <= capacity) return Math.max(1, buf[at]! + spanMs - t);
   }
-  const newest = times.length > log.head ? times[times.length - 1]! : edge;
+  const newest = log.size > 0 ? buf[entryAt(log, log.size - 1)]! : edge;
   return newest > edge ? Math.max(1, newest + spanMs - t) : spanMs;
 }
 
@@ -107,23 +145,29 @@ export function logWaitMs(
  */
 export function dropLeft(log: SlidingLog, t: number, spanMs: number): void {
   const edge = t - spanMs;
-  const { times, weights } = log;
-  let head = log.head;
-  if (head === times.length || times[head]! > edge) return;
-  while (head < times.length && times[head]! <= edge) log.sum -= weights[head++]!;
-  if (head === times.length) {
-    times.length = 0;
-    weights.length = 0;
-    log.head = 0;
-    log.sum = 0;
-    return;
+  const buf = log.buf;
+  const mask = log.cap - 1;
+  let { head, size, sum } = log;
+  if (size === 0 || buf[log.base + 2 * head]! > edge) return;
+  while (size > 0) {
+    const at = log.base + 2 * head;
+    if (buf[at]! > edge) break;
+    sum -= buf[at + 1]!;
+    head = (head + 1) & mask;
+    size--;
   }
-  if (head > 16 && head * 2 > times.length) {
-    times.splice(0, head);
-    weights.splice(0, head);
-    head = 0;
-  }
-  log.head = head;
+  log.head = size === 0 ? 0 : head;
+  log.size = size;
+  log.sum = size === 0 ? 0 : sum;
+}
+
+/** Appends an entry (the newest), growing the ring when it is full. */
+function push(log: SlidingLog, time: number, weight: number): void {
+  if (log.size === log.cap) log.grow(log);
+  const at = entryAt(log, log.size);
+  log.buf[at] = time;
+  log.buf[at + 1] = weight;
+  log.size++;
 }
 
 /**
@@ -138,55 +182,58 @@ export function dropLeft(log: SlidingLog, t: number, spanMs: number): void {
  */
 export function settleLog(log: SlidingLog, t: number, spanMs: number): void {
   dropLeft(log, t, spanMs);
-  const { times, weights } = log;
-  const head = log.head;
-  if (times.length === head || times[times.length - 1]! <= t) return;
+  const buf = log.buf;
+  if (log.size === 0 || buf[entryAt(log, log.size - 1)]! <= t) return;
   let moved = 0;
-  while (times.length > head && times[times.length - 1]! > t) {
-    moved += weights.pop()!;
-    times.pop();
+  while (log.size > 0 && buf[entryAt(log, log.size - 1)]! > t) {
+    moved += buf[entryAt(log, log.size - 1) + 1]!;
+    log.size--;
   }
-  if (times.length > head && times[times.length - 1] === t) weights[weights.length - 1]! += moved;
-  else {
-    times.push(t);
-    weights.push(moved);
-  }
+  if (log.size > 0 && buf[entryAt(log, log.size - 1)] === t) buf[entryAt(log, log.size - 1) + 1]! += moved;
+  else push(log, t, moved);
 }
 
 /**
  * Adds `weight` at `t`, stamped at the start of its `quantumMs` (1 for an exact log): merged into
  * the newest entry when that has the same stamp. Call `settleLog` at `t` first.
  * @example
- * import { chargeLog, createSlidingLog, logSize } from './sliding-log.js';
+ * import { chargeLog, createSlidingLog, flattenLog } from './sliding-log.js';
  * const log = createSlidingLog();
  * chargeLog(log, 1_500, 30, 1000);
  * chargeLog(log, 1_999, 10, 1000);
- * log.times; // [1000]: one entry of 40
+ * flattenLog(log); // [1000, 40]: one entry of 40
  */
 export function chargeLog(log: SlidingLog, t: number, weight: number, quantumMs: number): void {
   if (!(weight > 0)) return;
   const stamp = quantumMs === 1 ? t : t - (t % quantumMs);
-  const { times, weights } = log;
-  const last = times.length - 1;
   log.sum += weight;
-  if (last >= log.head && times[last]! >= stamp) weights[last]! += weight;
-  else {
-    times.push(stamp);
-    weights.push(weight);
+  if (log.size > 0) {
+    const last = entryAt(log, log.size - 1);
+    if (log.buf[last]! >= stamp) {
+      log.buf[last + 1]! += weight;
+      return;
+    }
   }
+  push(log, stamp, weight);
 }
 
 /**
- * The live entries as `[time, weight, time, weight, ...]`: how IdentityState shows a log.
+ * The entries stamped after `after` (default: all) as `[time, weight, time, weight, ...]`: how
+ * IdentityState shows a log. A log nobody read since it was last charged may still hold entries
+ * that have left: `after` = the identity's time minus the span shows only those still counted.
  * @example
  * import { chargeLog, createSlidingLog, flattenLog } from './sliding-log.js';
  * const log = createSlidingLog();
  * chargeLog(log, 7, 2, 1);
  * flattenLog(log); // [7, 2]
+ * flattenLog(log, 7); // []
  */
-export function flattenLog(log: SlidingLog): number[] {
+export function flattenLog(log: SlidingLog, after = Number.NEGATIVE_INFINITY): number[] {
   const flat: number[] = [];
-  for (let i = log.head; i < log.times.length; i++) flat.push(log.times[i]!, log.weights[i]!);
+  for (let j = 0; j < log.size; j++) {
+    const at = entryAt(log, j);
+    if (log.buf[at]! > after) flat.push(log.buf[at]!, log.buf[at + 1]!);
+  }
   return flat;
 }
 
@@ -199,14 +246,12 @@ export function flattenLog(log: SlidingLog): number[] {
  * log.sum; // 5
  */
 export function loadLog(log: SlidingLog, flat: readonly number[] | undefined): void {
-  log.times.length = 0;
-  log.weights.length = 0;
   log.head = 0;
+  log.size = 0;
   log.sum = 0;
   if (flat === undefined) return;
   for (let i = 0; i + 1 < flat.length; i += 2) {
-    log.times.push(flat[i]!);
-    log.weights.push(flat[i + 1]!);
+    push(log, flat[i]!, flat[i + 1]!);
     log.sum += flat[i + 1]!;
   }
 }

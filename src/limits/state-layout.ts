@@ -2,14 +2,6 @@
 import type { IdentityState } from './identity-state.js';
 
 /**
- * Numbers per identity.
- * @example
- * import { STATE_WIDTH } from './state-layout.js';
- * const row = new Float64Array(STATE_WIDTH); // 16 numbers
- */
-export const STATE_WIDTH = 16;
-
-/**
  * Position of each IdentityState field in the packed row (the order of IDENTITY_STATE_FIELDS).
  * @example
  * import { STATE_WIDTH, unpackState } from './state-layout.js';
@@ -38,6 +30,32 @@ export const SLOT = {
 } as const;
 
 /**
+ * Numbers per identity: one per SLOT.
+ * @example
+ * import { STATE_WIDTH } from './state-layout.js';
+ * const row = new Float64Array(STATE_WIDTH); // 16 numbers
+ */
+export const STATE_WIDTH = SLOT.lfsUsed + 1;
+
+/**
+ * The first of the six numbers the log rules keep (LOG_RULES order): log rule `i` is number
+ * `ROW_LOGS + i` (`restPoints` to `contentHour`), a bucket's spent amount or a packed sliding log.
+ * @example
+ * import { ROW_LOGS, SLOT } from './state-layout.js';
+ * ROW_LOGS + 4 === SLOT.contentMinute; // true (content_per_minute is log rule 4)
+ */
+export const ROW_LOGS = SLOT.restPoints;
+
+/**
+ * The first number of the primary windows (`coreReset`): each resource keeps its window's end,
+ * then its count, from here to the end of the row.
+ * @example
+ * import { ROW_WINDOWS, SLOT } from './state-layout.js';
+ * ROW_WINDOWS === SLOT.coreReset; // true
+ */
+export const ROW_WINDOWS = SLOT.coreReset;
+
+/**
  * Writable rows: a Float64Array slab, or a plain array.
  * @example
  * import { STATE_WIDTH, type StateRow } from './state-layout.js';
@@ -56,22 +74,22 @@ export type StateRow = { [index: number]: number };
  * packState(limiter.store.read('user:octocat')!, row, 0); // row[9] (coreUsed) === 1
  */
 export function packState(state: IdentityState, row: StateRow, offset: number): void {
-  row[offset] = state.at;
-  row[offset + 1] = state.inFlight;
-  row[offset + 2] = state.restPoints;
-  row[offset + 3] = state.graphqlPoints;
-  row[offset + 4] = state.cpu;
-  row[offset + 5] = state.graphqlCpu;
-  row[offset + 6] = state.contentMinute;
-  row[offset + 7] = state.contentHour;
-  row[offset + 8] = state.coreReset;
-  row[offset + 9] = state.coreUsed;
-  row[offset + 10] = state.searchReset;
-  row[offset + 11] = state.searchUsed;
-  row[offset + 12] = state.graphqlReset;
-  row[offset + 13] = state.graphqlUsed;
-  row[offset + 14] = state.lfsReset;
-  row[offset + 15] = state.lfsUsed;
+  row[offset + SLOT.at] = state.at;
+  row[offset + SLOT.inFlight] = state.inFlight;
+  row[offset + SLOT.restPoints] = state.restPoints;
+  row[offset + SLOT.graphqlPoints] = state.graphqlPoints;
+  row[offset + SLOT.cpu] = state.cpu;
+  row[offset + SLOT.graphqlCpu] = state.graphqlCpu;
+  row[offset + SLOT.contentMinute] = state.contentMinute;
+  row[offset + SLOT.contentHour] = state.contentHour;
+  row[offset + SLOT.coreReset] = state.coreReset;
+  row[offset + SLOT.coreUsed] = state.coreUsed;
+  row[offset + SLOT.searchReset] = state.searchReset;
+  row[offset + SLOT.searchUsed] = state.searchUsed;
+  row[offset + SLOT.graphqlReset] = state.graphqlReset;
+  row[offset + SLOT.graphqlUsed] = state.graphqlUsed;
+  row[offset + SLOT.lfsReset] = state.lfsReset;
+  row[offset + SLOT.lfsUsed] = state.lfsUsed;
 }
 
 /**
@@ -84,21 +102,21 @@ export function packState(state: IdentityState, row: StateRow, offset: number): 
  */
 export function unpackState(row: ArrayLike<number>, offset: number): IdentityState {
   return {
-    at: row[offset]!,
-    inFlight: row[offset + 1]!,
-    restPoints: row[offset + 2]!,
-    graphqlPoints: row[offset + 3]!,
-    cpu: row[offset + 4]!,
-    graphqlCpu: row[offset + 5]!,
-    contentMinute: row[offset + 6]!,
-    contentHour: row[offset + 7]!,
-    coreReset: row[offset + 8]!,
-    coreUsed: row[offset + 9]!,
-    searchReset: row[offset + 10]!,
-    searchUsed: row[offset + 11]!,
-    graphqlReset: row[offset + 12]!,
-    graphqlUsed: row[offset + 13]!,
-    lfsReset: row[offset + 14]!,
-    lfsUsed: row[offset + 15]!,
+    at: row[offset + SLOT.at]!,
+    inFlight: row[offset + SLOT.inFlight]!,
+    restPoints: row[offset + SLOT.restPoints]!,
+    graphqlPoints: row[offset + SLOT.graphqlPoints]!,
+    cpu: row[offset + SLOT.cpu]!,
+    graphqlCpu: row[offset + SLOT.graphqlCpu]!,
+    contentMinute: row[offset + SLOT.contentMinute]!,
+    contentHour: row[offset + SLOT.contentHour]!,
+    coreReset: row[offset + SLOT.coreReset]!,
+    coreUsed: row[offset + SLOT.coreUsed]!,
+    searchReset: row[offset + SLOT.searchReset]!,
+    searchUsed: row[offset + SLOT.searchUsed]!,
+    graphqlReset: row[offset + SLOT.graphqlReset]!,
+    graphqlUsed: row[offset + SLOT.graphqlUsed]!,
+    lfsReset: row[offset + SLOT.lfsReset]!,
+    lfsUsed: row[offset + SLOT.lfsUsed]!,
   };
 }

@@ -5,11 +5,10 @@ import { effectiveTime } from './effective-time.js';
 import { currentReset, windowUsed } from './fixed-window.js';
 import type { CompleteEvent, ReleaseEvent, Ticket } from './limit-event.js';
 import type { LimitsConfig, LimitsResource } from './limits-config.js';
-import type { LogPlan } from './log-rules.js';
-import { logPlan } from './log-rules.js';
+import { finishLogs, type LogPlan, logPlan } from './log-rules.js';
 import { resourceWindowMs } from './primary-limit.js';
-import { chargeLog, type SlidingLog, settleLog } from './sliding-log.js';
-import type { StateRow } from './state-layout.js';
+import { chargeLog, dropLeft, type SlidingLog, settleLog } from './sliding-log.js';
+import { ROW_WINDOWS, SLOT, STATE_WIDTH, type StateRow } from './state-layout.js';
 import { refillSpent } from './token-bucket.js';
 import type { Verdict } from './verdict.js';
 
@@ -20,19 +19,46 @@ import type { Verdict } from './verdict.js';
  * windowSlot('search'); // 10
  */
 export function windowSlot(resource: LimitsResource): number {
-  return resource === 'core' ? 8 : resource === 'search' ? 10 : resource === 'graphql' ? 12 : 14;
+  return resource === 'core'
+    ? SLOT.coreReset
+    : resource === 'search'
+      ? SLOT.searchReset
+      : resource === 'graphql'
+        ? SLOT.graphqlReset
+        : SLOT.lfsReset;
 }
 
 /**
- * Settles every log the config uses at `t` (see settleLog): what each state-writing event does.
+ * Drops, from the logs in `mask` (bits, LOG_RULES order: see admitLogs), the entries that left by
+ * `time`, before they are read. A store writes back only the logs an event touched, so a log no
+ * event read may still hold entries that left by the identity's time `at`: every event drops to
+ * `max(t, at)`, which leaves each log as if every event had settled every log.
  * @example
  * import { defaultLimits } from 'tollgate/limits';
  * import { createSlidingLog } from './sliding-log.js';
  * import { logPlan } from './log-rules.js';
- * import { settleLogs } from './step-finish.js';
- * settleLogs(Array.from({ length: 6 }, createSlidingLog), 1_000, logPlan(defaultLimits()));
+ * import { readyLogs } from './step-finish.js';
+ * readyLogs(Array.from({ length: 6 }, createSlidingLog), 0b101, 61_000, logPlan(defaultLimits()));
  */
-export function settleLogs(logs: readonly SlidingLog[], t: number, plan: LogPlan): void {
+export function readyLogs(logs: readonly SlidingLog[], mask: number, time: number, plan: LogPlan): void {
+  const spans = plan.spans;
+  for (let i = 0; mask >> i !== 0; i++) if ((mask & (1 << i)) !== 0) dropLeft(logs[i]!, time, spans[i]!);
+}
+
+/**
+ * After a clock stepped back to `t` (behind the identity's time), a state-writing event restamps
+ * at `t` every entry stamped after it, in every log (see settleLog): they count one span from now.
+ * @example
+ * import { defaultLimits } from 'tollgate/limits';
+ * import { logPlan } from './log-rules.js';
+ * import { chargeLog, createSlidingLog, flattenLog } from './sliding-log.js';
+ * import { restampLogs } from './step-finish.js';
+ * const logs = Array.from({ length: 6 }, createSlidingLog);
+ * chargeLog(logs[0]!, 5_000, 1, 1);
+ * restampLogs(logs, 2_000, logPlan(defaultLimits()));
+ * flattenLog(logs[0]!); // [2000, 1]
+ */
+export function restampLogs(logs: readonly SlidingLog[], t: number, plan: LogPlan): void {
   const kept = plan.kept;
   for (let k = 0; k < kept.length; k++) settleLog(logs[kept[k]!]!, t, plan.spans[kept[k]!]!);
 }
@@ -46,8 +72,9 @@ export function settleLogs(logs: readonly SlidingLog[], t: number, plan: LogPlan
  * import { createSlidingLog } from './sliding-log.js';
  * import { STATE_WIDTH } from './state-layout.js';
  * import { finish } from './step-finish.js';
+ * import { SLOT } from './state-layout.js';
  * const row = new Float64Array(STATE_WIDTH);
- * row[1] = 1;
+ * row[SLOT.inFlight] = 1;
  * const ticket = new AdmissionTicket('user:octocat', 'core', false, 5000, 0, -1, 7);
  * const logs = Array.from({ length: 6 }, createSlidingLog);
  * finish(row, 0, { kind: 'complete', ticket, status: 200, cpuMs: 40 }, 1_000, defaultLimits(), row, 0, logs);
@@ -67,7 +94,8 @@ export function finish(
   const plan = logPlan(config);
   const uses = plan.uses;
   const ticket = e.ticket;
-  const elapsed = t - src[so]!;
+  const at = src[so + SLOT.at]!;
+  const elapsed = t - at;
   const ws = windowSlot(ticket.resource);
   const storedReset = src[so + ws]!;
   const storedUsed = src[so + ws + 1]!;
@@ -81,26 +109,31 @@ export function finish(
     storedUsed > 0;
   const used = refund ? storedUsed - 1 : storedUsed;
   // Only a ticket the store held gets here (see TicketLedger): its slot is freed.
-  const inFlight = src[so + 1]! <= 0 ? 0 : src[so + 1]! - 1;
+  const held = src[so + SLOT.inFlight]!;
+  const inFlight = held <= 0 ? 0 : held - 1;
   // One request's charge is clamped to the rule's capacity: a mismeasured `cpuMs` (1e12, about
   // 21 years) charges one ceiling, which leaves the count after one window like any other. (NaN
   // charges nothing; the limiter rejects non-finite and negative values before they get here.)
   const cpuMs = e.cpuMs > 0 ? Math.ceil(e.cpuMs) : 0;
-  const rest = uses[0] ? 0 : refillSpent(src[so + 2]!, sec.points.rest, elapsed);
-  const gql = uses[1] ? 0 : refillSpent(src[so + 3]!, sec.points.graphql, elapsed);
-  const minute = uses[4] ? 0 : refillSpent(src[so + 6]!, sec.content.perMinute, elapsed);
-  const hour = uses[5] ? 0 : refillSpent(src[so + 7]!, sec.content.perHour, elapsed);
+  const rest = uses[0] ? 0 : refillSpent(src[so + SLOT.restPoints]!, sec.points.rest, elapsed);
+  const gql = uses[1] ? 0 : refillSpent(src[so + SLOT.graphqlPoints]!, sec.points.graphql, elapsed);
+  const minute = uses[4] ? 0 : refillSpent(src[so + SLOT.contentMinute]!, sec.content.perMinute, elapsed);
+  const hour = uses[5] ? 0 : refillSpent(src[so + SLOT.contentHour]!, sec.content.perHour, elapsed);
   if (dst !== src || dso !== so) copyRow(src, so, dst, dso);
-  dst[dso] = t;
-  dst[dso + 1] = inFlight;
-  dst[dso + 2] = rest;
-  dst[dso + 3] = gql;
-  dst[dso + 4] = 0;
-  dst[dso + 5] = 0;
-  dst[dso + 6] = minute;
-  dst[dso + 7] = hour;
+  dst[dso + SLOT.at] = t;
+  dst[dso + SLOT.inFlight] = inFlight;
+  dst[dso + SLOT.restPoints] = rest;
+  dst[dso + SLOT.graphqlPoints] = gql;
+  dst[dso + SLOT.cpu] = 0;
+  dst[dso + SLOT.graphqlCpu] = 0;
+  dst[dso + SLOT.contentMinute] = minute;
+  dst[dso + SLOT.contentHour] = hour;
   dst[dso + ws + 1] = used;
-  settleLogs(logs, t, plan);
+  // Only the CPU logs are charged; a clock that stepped back settles every log.
+  if (t < at) {
+    readyLogs(logs, plan.keptMask, at, plan);
+    restampLogs(logs, t, plan);
+  } else readyLogs(logs, finishLogs(ticket.graphql, plan), t, plan);
   chargeLog(logs[2]!, t, Math.min(cpuMs, sec.cpu.totalMs), plan.quanta[2]!);
   if (ticket.graphql) chargeLog(logs[3]!, t, Math.min(cpuMs, sec.cpu.graphqlMs), plan.quanta[3]!);
   const windowMs = resourceWindowMs(ticket.resource, config);
@@ -134,7 +167,7 @@ export function unheldVerdict(
   now: number,
   config: LimitsConfig,
 ): Verdict {
-  const t = effectiveTime(now, src[so]!);
+  const t = effectiveTime(now, src[so + SLOT.at]!);
   const ws = windowSlot(ticket.resource);
   const windowMs = resourceWindowMs(ticket.resource, config);
   const used = windowUsed(src[so + ws]!, src[so + ws + 1]!, t, windowMs);
@@ -149,12 +182,13 @@ export function unheldVerdict(
 }
 
 /**
- * Copies the primary windows (numbers 8 to 15) of a row: the numbers an event does not recompute.
+ * Copies the primary windows (ROW_WINDOWS to the end of the row): the numbers an event does not
+ * recompute.
  * @example
  * import { copyRow } from './step-finish.js';
  * const dst = new Float64Array(16);
  * copyRow(new Float64Array(16).fill(3), 0, dst, 0); // dst[8] === 3
  */
 export function copyRow(src: ArrayLike<number>, so: number, dst: StateRow, dso: number): void {
-  for (let i = 8; i < 16; i++) dst[dso + i] = src[so + i]!;
+  for (let i = ROW_WINDOWS; i < STATE_WIDTH; i++) dst[dso + i] = src[so + i]!;
 }

@@ -6,11 +6,11 @@ import { effectiveTime } from './effective-time.js';
 import { currentReset, windowUsed } from './fixed-window.js';
 import { AdmissionTicket, type AdmitEvent, type LimitEvent } from './limit-event.js';
 import type { LimitRule, LimitsConfig } from './limits-config.js';
-import { logPlan } from './log-rules.js';
+import { admitLogs, logPlan } from './log-rules.js';
 import { resourceWindowMs } from './primary-limit.js';
-import { chargeLog, dropLeft, logWaitMs, type SlidingLog } from './sliding-log.js';
-import type { StateRow } from './state-layout.js';
-import { copyRow, finish, settleLogs, windowSlot } from './step-finish.js';
+import { chargeLog, logWaitMs, type SlidingLog } from './sliding-log.js';
+import { SLOT, type StateRow } from './state-layout.js';
+import { copyRow, finish, readyLogs, restampLogs, windowSlot } from './step-finish.js';
 import { bucketWaitMs, refillSpent } from './token-bucket.js';
 import type { Verdict } from './verdict.js';
 
@@ -58,7 +58,7 @@ export function stepInto(
     );
   // Bad readings (NaN, a clock stepped back, a stamp from the future) neither corrupt nor freeze
   // the state: see effectiveTime. Whole milliseconds keep every count exact.
-  const t = effectiveTime(now, src[so]!);
+  const t = effectiveTime(now, src[so + SLOT.at]!);
   // retry-after counts from the caller's clock, which may be a little behind t (skew): waiting it
   // must be enough.
   const reading = now >= 0 && Number.isFinite(now) ? Math.min(Math.floor(now), t) : t;
@@ -83,8 +83,9 @@ function admit(
   const sec = config.secondary;
   const plan = logPlan(config);
   const { uses, spans, capacities } = plan;
+  const at = src[so + SLOT.at]!;
   // Negative after a clock stepped back: no refill for time that did not pass.
-  const elapsed = t - src[so]!;
+  const elapsed = t - at;
   const ws = windowSlot(e.resource);
   const storedReset = src[so + ws]!;
   const storedUsed = src[so + ws + 1]!;
@@ -101,18 +102,19 @@ function admit(
   let rule: LimitRule | null = null;
   let retryAt = t;
   // The store has set this to the tickets it holds with a lease running (see TicketLedger).
-  const inFlight = src[so + 1]!;
+  const inFlight = src[so + SLOT.inFlight]!;
   // INVARIANT: at most `concurrency.limit` (100) requests of an identity are in flight.
   if (inFlight >= sec.concurrency.limit) {
     rule = 'concurrency';
     retryAt = t + CONCURRENCY_RETRY_MS;
   }
-  // Entries that left count for nothing: dropped before reading (see dropLeft), refused or not.
-  const kept = plan.kept;
-  for (let k = 0; k < kept.length; k++) dropLeft(logs[kept[k]!]!, t, spans[kept[k]!]!);
+  // Entries that left count for nothing: dropped before reading (see readyLogs), refused or not.
+  // Only the logs this request is checked against are read; a clock that stepped back settles all.
+  const back = t < at;
+  readyLogs(logs, back ? plan.keptMask : admitLogs(e.graphql, e.content, plan), back ? at : t, plan);
   const pw = sec.points.windowMs;
-  const rest = refillSpent(src[so + 2]!, sec.points.rest, elapsed);
-  const gql = refillSpent(src[so + 3]!, sec.points.graphql, elapsed);
+  const rest = refillSpent(src[so + SLOT.restPoints]!, sec.points.rest, elapsed);
+  const gql = refillSpent(src[so + SLOT.graphqlPoints]!, sec.points.graphql, elapsed);
   const p = e.graphql ? 1 : 0;
   const pointsRule = e.graphql ? 'graphql_points' : 'rest_points';
   // INVARIANT (sliding): the points charged in any (t - W, t] never exceed the capacity.
@@ -139,8 +141,8 @@ function admit(
   }
   const perMinute = sec.content.perMinute;
   const perHour = sec.content.perHour;
-  const minute = refillSpent(src[so + 6]!, perMinute, elapsed);
-  const hour = refillSpent(src[so + 7]!, perHour, elapsed);
+  const minute = refillSpent(src[so + SLOT.contentMinute]!, perMinute, elapsed);
+  const hour = refillSpent(src[so + SLOT.contentHour]!, perHour, elapsed);
   if (e.content) {
     const minuteWait = uses[4]
       ? logWaitMs(logs[4]!, t, spans[4]!, 1, perMinute)
@@ -169,19 +171,19 @@ function admit(
   const counted = e.countsPrimary;
   const newUsed = counted ? used + 1 : used;
   if (dst !== src || dso !== so) copyRow(src, so, dst, dso);
-  dst[dso] = t;
-  dst[dso + 1] = inFlight + 1;
-  settleLogs(logs, t, plan);
+  dst[dso + SLOT.at] = t;
+  dst[dso + SLOT.inFlight] = inFlight + 1;
+  if (back) restampLogs(logs, t, plan);
   if (uses[p]) chargeLog(logs[p]!, t, e.cost, 1);
   // A rule counted in a log keeps 0 in the row (the store may pack the log there).
-  dst[dso + 2] = uses[0] ? 0 : e.graphql ? rest : rest + e.cost * pw;
-  dst[dso + 3] = uses[1] ? 0 : e.graphql ? gql + e.cost * pw : gql;
-  dst[dso + 4] = 0;
-  dst[dso + 5] = 0;
+  dst[dso + SLOT.restPoints] = uses[0] ? 0 : e.graphql ? rest : rest + e.cost * pw;
+  dst[dso + SLOT.graphqlPoints] = uses[1] ? 0 : e.graphql ? gql + e.cost * pw : gql;
+  dst[dso + SLOT.cpu] = 0;
+  dst[dso + SLOT.graphqlCpu] = 0;
   if (e.content && uses[4]) chargeLog(logs[4]!, t, 1, 1);
   if (e.content && uses[5]) chargeLog(logs[5]!, t, 1, 1);
-  dst[dso + 6] = uses[4] ? 0 : e.content ? minute + MINUTE : minute;
-  dst[dso + 7] = uses[5] ? 0 : e.content ? hour + HOUR : hour;
+  dst[dso + SLOT.contentMinute] = uses[4] ? 0 : e.content ? minute + MINUTE : minute;
+  dst[dso + SLOT.contentHour] = uses[5] ? 0 : e.content ? hour + HOUR : hour;
   if (counted) {
     dst[dso + ws] = reset;
     dst[dso + ws + 1] = newUsed;

@@ -2,8 +2,9 @@
 import { EMPTY_IDENTITY_STATE, type IdentityState } from './identity-state.js';
 import type { LimitEvent } from './limit-event.js';
 import type { LimitsConfig } from './limits-config.js';
+import { logPlan } from './log-rules.js';
 import { createSlidingLog, flattenLog, loadLog } from './sliding-log.js';
-import { packState, STATE_WIDTH, unpackState } from './state-layout.js';
+import { packState, SLOT, STATE_WIDTH, unpackState } from './state-layout.js';
 import { stepInto } from './step-into.js';
 import type { StepResult } from './verdict.js';
 
@@ -40,5 +41,11 @@ export function step(
   const verdict = stepInto(input, 0, event, now, config, output, 0, -1, ticketId, logs);
   const changed = event.kind !== 'admit' || verdict.allowed;
   if (!changed) return { state: s, verdict };
-  return { state: { ...unpackState(output, 0), logs: logs.map(flattenLog) }, verdict };
+  // The kernel reads only the logs the event needs: the others may hold entries that have left.
+  const edge = output[SLOT.at]!;
+  const spans = logPlan(config).spans;
+  return {
+    state: { ...unpackState(output, 0), logs: logs.map((log, i) => flattenLog(log, edge - spans[i]!)) },
+    verdict,
+  };
 }

@@ -45,6 +45,10 @@ export interface Verdict {
   readonly limit: number;
   readonly remaining: number;
   readonly used: number;
+  /**
+   * When the primary window ends, in epoch SECONDS (the `x-ratelimit-reset` header's unit). The
+   * functions that build verdicts take it in epoch ms (`resetMs`), as the state stores it.
+   */
   readonly reset: number;
   /** Epoch ms when every rule that denied frees up (null when allowed). */
   readonly retryAt: number | null;

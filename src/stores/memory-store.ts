@@ -8,8 +8,9 @@ import type { IdentityState } from '../limits/identity-state.js';
 import { AdmissionTicket, eventKey, type LimitEvent } from '../limits/limit-event.js';
 import type { LimitsConfig } from '../limits/limits-config.js';
 import type { SyncLimitsStore } from '../limits/limits-store.js';
-import { stateExpiresAt } from '../limits/state-expiry.js';
-import { STATE_WIDTH, unpackState } from '../limits/state-layout.js';
+import { eventLogs, logPlan } from '../limits/log-rules.js';
+import { rowExpiresAt } from '../limits/state-expiry.js';
+import { SLOT, STATE_WIDTH, unpackState } from '../limits/state-layout.js';
 import { unheldVerdict } from '../limits/step-finish.js';
 import { stepInto } from '../limits/step-into.js';
 import { createRowTicketLedger } from '../limits/ticket-ledger.js';
@@ -104,8 +105,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
 
   const expired = (row: number, now: number, config: LimitsConfig) => {
     const offset = row * STATE_WIDTH;
-    const numbers = logs.numbersOf(unpackState(slab, offset), config);
-    return Math.max(stateExpiresAt(numbers, config), logs.expiresAt(slab, offset, row, config)) <= now;
+    return Math.max(rowExpiresAt(slab, offset, config), logs.expiresAt(slab, offset, row, config)) <= now;
   };
   const drop = (row: number): void => {
     tickets.forget(row);
@@ -195,7 +195,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       const row = hint >= 0 && keys[hint] === key ? hint : rows.get(key);
       const offset = row === undefined ? 0 : row * STATE_WIDTH;
       const src = row === undefined ? zero : slab;
-      const t = effectiveTime(now, src[offset]!);
+      const t = effectiveTime(now, src[offset + SLOT.at]!);
+      // The logs this event reads and charges: the others stay where they are (see LogKeeper).
+      const mask = eventLogs(event, t < src[offset + SLOT.at]!, logPlan(config));
       if (event.kind !== 'admit') {
         // A ticket is a claim on a slot this store holds: a copy, a forgery, or one settled or
         // expired already changes nothing.
@@ -206,9 +208,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         )
           return unheldVerdict(src, offset, event.ticket, now, config);
         used[row] = 1;
-        const book = logs.load(slab, offset, row, config);
+        const book = logs.load(slab, offset, row, config, mask);
         const settled = stepInto(slab, offset, event, now, config, slab, offset, row, 0, book);
-        logs.store(slab, offset, row, config);
+        logs.store(slab, offset, row, config, mask);
         return settled;
       }
       const id = tickets.nextId();
@@ -216,8 +218,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       if (row !== undefined) {
         used[row] = 1;
         // INVARIANT: the in-flight count is the number of tickets held with a lease still running.
-        slab[offset + 1] = tickets.live(row, t);
-        const book = logs.load(slab, offset, row, config);
+        slab[offset + SLOT.inFlight] = tickets.live(row, t);
+        const book = logs.load(slab, offset, row, config, mask);
         const verdict = stepInto(slab, offset, event, now, config, slab, offset, row, id, book);
         if (verdict.allowed) {
           if (event.settle !== undefined) settleAtOnce(slab, offset, row, verdict, event.settle, now, config);
@@ -225,20 +227,20 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
             tickets.hold(row, id, leaseEnd);
             AdmissionTicket.stamp(verdict.ticket as AdmissionTicket, issuer);
           }
-          logs.store(slab, offset, row, config);
+          logs.store(slab, offset, row, config, mask);
         }
         return verdict;
       }
-      const book = logs.load(zero, 0, -1, config);
+      const book = logs.load(zero, 0, -1, config, mask);
       const verdict = stepInto(zero, 0, event, now, config, scratch, 0, -1, id, book);
       // A denied first request leaves no state to keep (all or nothing).
-      if (event.kind === 'admit' && !verdict.allowed) return verdict;
+      if (!verdict.allowed) return verdict;
       if (rows.size >= maxIdentities) evictOne(now, config);
       const fresh = allocate();
       slab.set(scratch, fresh * STATE_WIDTH);
       if (event.settle !== undefined)
         settleAtOnce(slab, fresh * STATE_WIDTH, fresh, verdict, event.settle, now, config);
-      logs.store(slab, fresh * STATE_WIDTH, fresh, config);
+      logs.store(slab, fresh * STATE_WIDTH, fresh, config, mask);
       // A new row earns its second chance only when used again: one-off callers go first.
       used[fresh] = 0;
       rows.set(key, fresh);

@@ -1,0 +1,99 @@
+/** The text of the rate-limit headers: numbers as strings without a new string per response. */
+// Hot path: every verdict whose headers are read (every response); bench/limits.mjs guards its speed.
+import type { LimitsConfig, LimitsResource } from './limits-config.js';
+
+/** Counts below this (limits, used, remaining, retry-after seconds) keep their text once made. */
+const COUNT_TEXTS = 1 << 16;
+const countTexts: (string | undefined)[] = new Array(COUNT_TEXTS).fill(undefined);
+
+/**
+ * The decimal text of a count, made once per value below 65,536 and shared afterwards.
+ * @example
+ * import { countText } from './header-text.js';
+ * countText(4999); // '4999'
+ */
+export function countText(n: number): string {
+  if (n >= 0 && n < COUNT_TEXTS && Number.isInteger(n)) {
+    const text = countTexts[n];
+    if (text !== undefined) return text;
+    const made = String(n);
+    countTexts[n] = made;
+    return made;
+  }
+  return String(n);
+}
+
+/** Reset times (epoch seconds), direct-mapped by their low bits: many identities share a second. */
+const RESET_TEXTS = 1024;
+const resetSeconds = new Float64Array(RESET_TEXTS).fill(-1);
+const resetTexts: string[] = new Array(RESET_TEXTS).fill('');
+
+/**
+ * The decimal text of an epoch-seconds reset time, remembered in a small table.
+ * @example
+ * import { resetText } from './header-text.js';
+ * resetText(1_700_003_600); // '1700003600'
+ */
+export function resetText(seconds: number): string {
+  const at = seconds & (RESET_TEXTS - 1);
+  if (resetSeconds[at] === seconds) return resetTexts[at]!;
+  const text = String(seconds);
+  resetSeconds[at] = seconds;
+  resetTexts[at] = text;
+  return text;
+}
+
+/** The header names tollgate ships (data/limits.yaml): most configs keep them. */
+const SHIPPED = {
+  limit: 'x-ratelimit-limit',
+  remaining: 'x-ratelimit-remaining',
+  used: 'x-ratelimit-used',
+  reset: 'x-ratelimit-reset',
+  resource: 'x-ratelimit-resource',
+} as const;
+
+let lastNames: LimitsConfig['answers']['headers'] | undefined;
+let lastShipped = false;
+
+/**
+ * The five `x-ratelimit-*` headers with the config's names: an object literal when the names are
+ * the shipped ones (one allocation, a fixed shape), else built name by name.
+ * @example
+ * import { defaultLimits } from 'tollgate/limits';
+ * import { windowHeaders } from './header-text.js';
+ * windowHeaders('core', '5000', '4999', '1', '1700003600', defaultLimits())['x-ratelimit-remaining']; // '4999'
+ */
+export function windowHeaders(
+  resource: LimitsResource,
+  limit: string,
+  remaining: string,
+  used: string,
+  reset: string,
+  config: LimitsConfig,
+): Record<string, string> {
+  const h = config.answers.headers;
+  if (h !== lastNames) {
+    lastNames = h;
+    lastShipped =
+      h.limit === SHIPPED.limit &&
+      h.remaining === SHIPPED.remaining &&
+      h.used === SHIPPED.used &&
+      h.reset === SHIPPED.reset &&
+      h.resource === SHIPPED.resource;
+  }
+  if (lastShipped)
+    return {
+      'x-ratelimit-limit': limit,
+      'x-ratelimit-remaining': remaining,
+      'x-ratelimit-used': used,
+      'x-ratelimit-reset': reset,
+      'x-ratelimit-resource': resource,
+    };
+  const headers: Record<string, string> = {};
+  headers[h.limit] = limit;
+  headers[h.remaining] = remaining;
+  headers[h.used] = used;
+  headers[h.reset] = reset;
+  headers[h.resource] = resource;
+  return headers;
+}
