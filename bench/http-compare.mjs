@@ -3,7 +3,8 @@
 // where each tree is a checkout with `dist/` built (for example a `git worktree` of an older commit).
 // Each server runs `bench/http-server.mjs` of its own tree in its own process under the same load
 // as `npm run bench`'s http scenario; prints the median of ROUNDS (default 5) per server kind.
-// BENCH_WINDOW_MODES=bucket is passed to both (a tree that does not know it ignores it).
+// The servers take BENCH_WINDOW_MODES from this process: unset, each build runs its own defaults; =bucket runs
+// the windowed rules as token buckets in a build that knows window modes (an older build ignores it).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
