@@ -7,6 +7,7 @@ import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { ENTRY_POINTS } from '../../entry-points.js';
+import { entryProgram } from '../support/entry-program.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const REVIEWED = [
@@ -24,18 +25,7 @@ const prose = ['README.md', 'docs/limits.md']
   .map((file) => readFileSync(join(root, file), 'utf8'))
   .join('\n');
 
-const program = ts.createProgram(
-  REVIEWED.map((entry) => join(root, ENTRY_POINTS[entry])),
-  {
-    module: ts.ModuleKind.ESNext,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
-    target: ts.ScriptTarget.ES2022,
-    resolveJsonModule: true,
-    noEmit: true,
-    skipLibCheck: true,
-  },
-);
-const checker = program.getTypeChecker();
+const { program, checker } = entryProgram(REVIEWED.map((entry) => ENTRY_POINTS[entry]));
 
 /** Each value an entry publishes, with the declaration that defines it. */
 function publishedValues(entry: (typeof REVIEWED)[number]): { name: string; node: ts.Node }[] {

@@ -7,7 +7,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Call } from '../../src/check/call.js';
 import { readSources } from '../../src/check/read-sources.js';
 import { isTollgateError, shippedTables } from '../../src/index.js';
-import { type CorpusProject, type ExpectedCall, loadCorpus } from '../support/corpus.js';
+import { loadCorpus } from '../support/corpus.js';
+import type { CorpusProject, ExpectedCall } from '../support/corpus-types.js';
 
 const corpus = loadCorpus();
 

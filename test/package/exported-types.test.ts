@@ -5,20 +5,10 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { ENTRY_POINTS } from '../../entry-points.js';
+import { entryProgram } from '../support/entry-program.js';
 
 const root = join(import.meta.dirname, '..', '..');
-const program = ts.createProgram(
-  Object.values(ENTRY_POINTS).map((path) => join(root, path)),
-  {
-    module: ts.ModuleKind.ESNext,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
-    target: ts.ScriptTarget.ES2022,
-    resolveJsonModule: true,
-    noEmit: true,
-    skipLibCheck: true,
-  },
-);
-const checker = program.getTypeChecker();
+const { program, checker } = entryProgram(Object.values(ENTRY_POINTS));
 
 /** The names an entry exports as types only: `export type { A }`, `type A`, or a type declaration. */
 function typeNames(path: string): string[] {

@@ -3,7 +3,7 @@
 // each expectations.yaml records (test/check/corpus-grant.test.ts), so a change to a grant is deliberate.
 import { join } from 'node:path';
 import { runCli } from '../../src/cli/main.js';
-import type { CorpusProject, GrantEntry } from './corpus.js';
+import type { CorpusProject, GrantEntry } from './corpus-types.js';
 
 /** True when every counted call stands in a workflow file or a composite action's `action.yml`. */
 function onlyWorkflows(project: CorpusProject): boolean {

@@ -19,18 +19,6 @@ import type {
 /** Where the corpus lives: one folder per project, named `<owner>__<repo>`. */
 export const CORPUS_ROOT = join(import.meta.dirname, '..', 'fixtures', 'real');
 
-export type {
-  CallKind,
-  CorpusProject,
-  DocumentedPermission,
-  ExpectedCall,
-  GrantComparison,
-  GrantEntry,
-  ProjectKind,
-  TokenKind,
-  UncountedCall,
-} from './corpus-types.js';
-
 const PROJECT_KINDS: readonly ProjectKind[] = [
   'javascript-action',
   'typescript-action',
