@@ -20,8 +20,9 @@ export const SCRIPT_RULES = [
 export const SCRIPT_RESOURCES = ['core', 'search', 'graphql', 'lfs'] as const;
 
 /**
- * The script for one config: its numbers are written into the code, so a config is one script,
- * loaded once and called by SHA. KEYS: the identity's state (with the last ticket id: ids only
+ * The limits code for one config, ending with the function `run(keys, argv)` that handles one
+ * call: its numbers are written into the code, so a config is one library (or script), loaded
+ * once. KEYS: the identity's state (with the last ticket id: ids only
  * grow, from the admission's time times 1,024, so none is handed out twice), its held tickets (a
  * sorted set of ticket ids scored by lease end) and its six sliding logs (LOG_RULES order; a key
  * only while its log is longer than one entry: see redis-log-script.ts), all hash-tagged by the
@@ -31,12 +32,8 @@ export const SCRIPT_RESOURCES = ['core', 'search', 'graphql', 'lfs'] as const;
  * the status and CPU ms it is settled with). Every number is an
  * integer below 2^53 and every operation the one `stepInto` does, in the same IEEE doubles, so
  * the answers are the memory store's (a differential test holds them to it).
- * @example
- * import { defaultLimits } from 'tollgate/limits';
- * import { limitsScript } from './redis-script.js';
- * limitsScript(defaultLimits()).includes('local LEASE_MS = 600000'); // true
  */
-export function limitsScript(config: LimitsConfig): string {
+function limitsCode(config: LimitsConfig): string {
   const { primary, secondary } = config;
   const windows = [
     primary.windowMs,
@@ -44,10 +41,7 @@ export function limitsScript(config: LimitsConfig): string {
     primary.resources.graphql.windowMs,
     primary.resources.lfs.windowMs,
   ];
-  // The shebang makes Redis 7 (and Valkey) refuse the whole script with OOM once `maxmemory` is
-  // reached (no `allow-oom` flag): a full Redis is a store failure, never a partial write.
-  return `#!lua
--- tollgate limits (generated from a LimitsConfig; see src/stores/redis-script.ts)
+  return `-- tollgate limits (generated from a LimitsConfig; see src/stores/redis-script.ts)
 local WINDOWS = { ${windows.join(', ')} }
 local CONCURRENCY = ${secondary.concurrency.limit}
 local LEASE_MS = ${secondary.concurrency.leaseMs}
@@ -63,15 +57,12 @@ local MINUTE = 60000
 local HOUR = 3600000
 local SKEW = 1000
 local CONCURRENCY_RETRY_MS = 1000
--- The state's numbers, and its time as read (the packed logs' ages count from it).
+-- The state's numbers, and its time as read (the packed logs' ages count from it); the call's
+-- keys and arguments (set by each call: the code below is loaded once, as a function library).
 local s, at0
-${logsLua(config)}
-${LUA_FUNCTIONS}
-
-local state_key, tickets_key = KEYS[1], KEYS[2]
-local op = ARGV[1]
--- The server's clock, read once: the time of the event (unless the caller gives one) and the
--- clock an admission's deadline is checked on.
+local KEYS, ARGV
+-- The server's clock, read once per call: the time of the event (unless the caller gives one) and
+-- the clock an admission's deadline is checked on.
 local server_now
 local function server_clock()
   if not server_now then
@@ -80,6 +71,13 @@ local function server_clock()
   end
   return server_now
 end
+${logsLua(config)}
+${LUA_FUNCTIONS}
+
+local function run(keys, argv)
+KEYS, ARGV, server_now = keys, argv, nil
+local state_key, tickets_key = KEYS[1], KEYS[2]
+local op = ARGV[1]
 local now
 if ARGV[2] == '' then now = server_clock() else now = tonumber(ARGV[2]) end
 local raw = redis.call('GET', state_key)
@@ -187,5 +185,32 @@ charge_log(logs[3], t, math.min(charge, CPU), LOG_QUANTA[3])
 if graphql then charge_log(logs[4], t, math.min(charge, GQL_CPU), LOG_QUANTA[4]) end
 save(logs)
 return { 1, window_used(stored_reset, used, t, w), current_reset(stored_reset, t, w) }
+end
 `;
+}
+
+/**
+ * The limits code as an `EVAL` script (Redis 6, or where functions are refused): the whole code
+ * runs on every call. The shebang makes Redis 7 (and Valkey) refuse it with OOM once `maxmemory`
+ * is reached (no `allow-oom` flag): a full Redis is a store failure, never a partial write.
+ * @example
+ * import { defaultLimits } from 'tollgate/limits';
+ * import { limitsScript } from './redis-script.js';
+ * limitsScript(defaultLimits()).includes('local LEASE_MS = 600000'); // true
+ */
+export function limitsScript(config: LimitsConfig): string {
+  return `#!lua\nlocal CALL_KEYS, CALL_ARGV = KEYS, ARGV\n${limitsCode(config)}return run(CALL_KEYS, CALL_ARGV)\n`;
+}
+
+/**
+ * The limits code as a Redis 7 function library (`FUNCTION LOAD`): its functions are defined once,
+ * at load, and each `FCALL name` runs only `run`. Registered without flags, so like the script it
+ * may write and is refused with OOM once `maxmemory` is reached.
+ * @example
+ * import { defaultLimits } from 'tollgate/limits';
+ * import { limitsLibrary } from './redis-script.js';
+ * limitsLibrary(defaultLimits(), 'tollgate_0a1b').startsWith('#!lua name=tollgate_0a1b'); // true
+ */
+export function limitsLibrary(config: LimitsConfig, name: string): string {
+  return `#!lua name=${name}\n${limitsCode(config)}redis.register_function('${name}', run)\n`;
 }
