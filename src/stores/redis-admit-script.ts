@@ -126,7 +126,7 @@ if op == 'a' or op == 'x' then
   if in_flight == 0 or not s[18] then s[18] = lease_end else s[18] = min(s[18], lease_end) end
   redis.call('ZADD', tickets_key, lease_end, string.format('%.0f', id))
   -- A rule counted in a log gets its number of the state from save_logs.
-  save(logs)
+  save(logs, true)
   return { 1, new_used, reset, counted_reset, id }
 end
 `;

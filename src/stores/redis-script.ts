@@ -101,7 +101,10 @@ local w = WINDOWS[resource]
 -- Every key of the identity expires when its last window ends, its last bucket is full and its
 -- last lease has run out (a held ticket keeps \`inFlight\` above 0, so \`t + LEASE_MS\` counts): then
 -- it is worth no more than no state at all.
-local function save(logs)
+-- \`ticket_added\`: an admission added a ticket, whose lease outlasts every ticket the set held, so
+-- the set's expiry moves with it. Nothing else extends the set: a completion or a settled
+-- admission adds no ticket, and the set already outlives every lease it holds.
+local function save(logs, ticket_added)
   local expires = expires_at(s, logs)
   if expires <= t then
     redis.call('DEL', state_key, tickets_key, KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8])
@@ -112,8 +115,8 @@ local function save(logs)
   local ttl = expires - t + SKEW
   save_logs(logs, t, ttl)
   redis.call('SET', state_key, cmsgpack.pack(unpack(s)), 'PX', ttl)
-  -- Without a ticket held the set is empty, so no key (s[2] never counts fewer than it holds).
-  if s[2] > 0 then redis.call('PEXPIRE', tickets_key, ttl) end
+  -- A held ticket keeps expires at or past t + LEASE_MS, its lease end.
+  if ticket_added then redis.call('PEXPIRE', tickets_key, ttl) end
 end
 -- The logs an event reads or charges: the points log \`points\` (1 REST, 2 GraphQL, 0 none), the
 -- CPU log, GraphQL's CPU log, the content logs. Every log whose key holds it is loaded too (it is
