@@ -20,8 +20,8 @@ export const SCRIPT_RULES = [
 export const SCRIPT_RESOURCES = ['core', 'search', 'graphql', 'lfs'] as const;
 
 /**
- * The limits code for one config, ending with the function `run(keys, argv)` that handles one
- * call: its numbers are written into the code, so a config is one library (or script), loaded
+ * The limits code for one config; as a library, it ends with the function `run(keys, argv)` that
+ * handles one call (as a script, the same code runs at its top level): its numbers are written into the code, so a config is one library (or script), loaded
  * once. KEYS: the identity's state (with the last ticket id: ids only
  * grow, from the admission's time times 1,024, so none is handed out twice), its held tickets (a
  * sorted set of ticket ids scored by lease end) and its six sliding logs (LOG_RULES order; a key
@@ -33,7 +33,7 @@ export const SCRIPT_RESOURCES = ['core', 'search', 'graphql', 'lfs'] as const;
  * integer below 2^53 and every operation the one `stepInto` does, in the same IEEE doubles, so
  * the answers are the memory store's (a differential test holds them to it).
  */
-function limitsCode(config: LimitsConfig): string {
+function limitsCode(config: LimitsConfig, asLibrary: boolean): string {
   const { primary, secondary } = config;
   const windows = [
     primary.windowMs,
@@ -60,11 +60,10 @@ local MINUTE = 60000
 local HOUR = 3600000
 local SKEW = 1000
 local CONCURRENCY_RETRY_MS = 1000
--- The state's numbers, and its time as read (the packed logs' ages count from it); the call's
--- keys and arguments (set by each call: the code below is loaded once, as a function library).
+-- The state's numbers, and its time as read (the packed logs' ages count from it); in a library,
+-- the call's keys and arguments (set by each call: the code is loaded once).
 local s, at0
-local KEYS, ARGV
--- The server's clock, read once per call: the time of the event (unless the caller gives one) and
+${asLibrary ? 'local KEYS, ARGV\n' : ''}-- The server's clock, read once per call: the time of the event (unless the caller gives one) and
 -- the clock an admission's deadline is checked on.
 local server_now
 local function server_clock()
@@ -77,9 +76,11 @@ end
 ${logsLua(config)}
 ${LUA_FUNCTIONS}
 
-local function run(keys, argv)
-KEYS, ARGV, server_now = keys, argv, nil
-if not floor then
+${
+  // A library's code runs per call inside \`run\`; a script's at its top level, as it always did
+  // (a closure over every upvalue above, built on every EVAL, would cost the script more).
+  asLibrary ? 'local function run(keys, argv)\nKEYS, ARGV, server_now = keys, argv, nil\n' : ''
+}if not floor then
   floor, ceil, max, min = math.floor, math.ceil, math.max, math.min
   spack, sunpack, sub = struct.pack, struct.unpack, string.sub
 end
@@ -195,8 +196,7 @@ charge_log(logs[3], t, min(charge, CPU), LOG_QUANTA[3])
 if graphql then charge_log(logs[4], t, min(charge, GQL_CPU), LOG_QUANTA[4]) end
 save(logs)
 return { 1, window_used(stored_reset, used, t, w), current_reset(stored_reset, t, w) }
-end
-`;
+${asLibrary ? 'end\n' : ''}`;
 }
 
 /**
@@ -209,7 +209,7 @@ end
  * limitsScript(defaultLimits()).includes('local LEASE_MS = 600000'); // true
  */
 export function limitsScript(config: LimitsConfig): string {
-  return `#!lua\nlocal CALL_KEYS, CALL_ARGV = KEYS, ARGV\n${limitsCode(config)}return run(CALL_KEYS, CALL_ARGV)\n`;
+  return `#!lua\n${limitsCode(config, false)}`;
 }
 
 /**
@@ -222,5 +222,5 @@ export function limitsScript(config: LimitsConfig): string {
  * limitsLibrary(defaultLimits(), 'tollgate_0a1b').startsWith('#!lua name=tollgate_0a1b'); // true
  */
 export function limitsLibrary(config: LimitsConfig, name: string): string {
-  return `#!lua name=${name}\n${limitsCode(config)}redis.register_function('${name}', run)\n`;
+  return `#!lua name=${name}\n${limitsCode(config, true)}redis.register_function('${name}', run)\n`;
 }
