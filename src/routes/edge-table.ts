@@ -31,6 +31,12 @@ function hashOf(target: string, from: number, to: number): number {
 // ASCII upper case to lower case by char code; every other code unchanged.
 const lower = (code: number): number => (code >= 65 && code <= 90 ? code + 32 : code);
 
+// `text` equals `target` from `from` on, for text.length code units (the caller checked the lengths).
+function equalAt(text: string, target: string, from: number): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) !== target.charCodeAt(from + i)) return false;
+  return true;
+}
+
 function foldedEqual(text: string, target: string, from: number): boolean {
   for (let i = 0; i < text.length; i++)
     if (lower(text.charCodeAt(i)) !== lower(target.charCodeAt(from + i))) return false;
@@ -100,7 +106,7 @@ export function probeSlots(
     const text = slots[base + 2 * i] as string | null;
     if (text === null) return folded ? FOLDED_SLOT : NO_SLOT;
     if (text.length !== length) continue;
-    if (target.startsWith(text, from)) return base + 2 * i;
+    if (equalAt(text, target, from)) return base + 2 * i;
     // An exact match may still follow in the probe sequence: keep looking before saying folded.
     if (!folded && foldedEqual(text, target, from)) folded = true;
   }
