@@ -25,91 +25,93 @@ export interface RowTicketLedger {
  * ledger.claim(7, id, 1_000); // true
  */
 export function createRowTicketLedger(): RowTicketLedger {
-  let firstId = new Float64Array(1024);
-  let firstLease = new Float64Array(1024);
+  /** Per row, side by side (one cache line for both): the first ticket's id (0: none) and lease end. */
+  let first = new Float64Array(2048);
+  /** Per row, how many tickets its list holds: the list is read only when there is one. */
+  let extra = new Uint32Array(1024);
   let more: (number[] | undefined)[] = [];
   let lastId = 0;
 
   const ensure = (row: number): void => {
-    if (row < firstId.length) return;
-    let length = firstId.length * 2;
+    if (row < extra.length) return;
+    let length = extra.length * 2;
     while (length <= row) length *= 2;
-    const ids = new Float64Array(length);
-    ids.set(firstId);
-    firstId = ids;
-    const leases = new Float64Array(length);
-    leases.set(firstLease);
-    firstLease = leases;
+    const pairs = new Float64Array(2 * length);
+    pairs.set(first);
+    first = pairs;
+    const counts = new Uint32Array(length);
+    counts.set(extra);
+    extra = counts;
+  };
+  /** Removes entry `at` of the row's list (the last entry moves there). */
+  const removeAt = (row: number, list: number[], at: number): void => {
+    list[at] = list[list.length - 2]!;
+    list[at + 1] = list[list.length - 1]!;
+    list.length -= 2;
+    extra[row] = list.length / 2;
+    if (list.length === 0) more[row] = undefined;
   };
   /** The row's first place is free: the last ticket of its list (if any) moves there. */
   const promote = (row: number): void => {
-    const list = more[row];
-    if (list === undefined || list.length === 0) {
-      firstId[row] = 0;
+    if (extra[row] === 0) {
+      first[2 * row] = 0;
       return;
     }
-    firstLease[row] = list.pop()!;
-    firstId[row] = list.pop()!;
-    if (list.length === 0) more[row] = undefined;
+    const list = more[row]!;
+    first[2 * row + 1] = list[list.length - 1]!;
+    first[2 * row] = list[list.length - 2]!;
+    removeAt(row, list, list.length - 2);
   };
   return {
     nextId: () => ++lastId,
     live(row, t) {
-      if (row >= firstId.length || firstId[row] === 0) return 0;
-      const list = more[row];
-      if (list !== undefined) {
-        for (let at = list.length - 2; at >= 0; at -= 2) {
-          if (list[at + 1]! > t) continue;
-          list[at] = list[list.length - 2]!;
-          list[at + 1] = list[list.length - 1]!;
-          list.length -= 2;
-        }
-        if (list.length === 0) more[row] = undefined;
+      if (row >= extra.length || first[2 * row] === 0) return 0;
+      if (extra[row] !== 0) {
+        const list = more[row]!;
+        for (let at = list.length - 2; at >= 0; at -= 2) if (list[at + 1]! <= t) removeAt(row, list, at);
       }
       // The list holds only running leases now: one of them takes the first place if it ended.
-      if (firstLease[row]! <= t) promote(row);
-      if (firstId[row] === 0) return 0;
-      const rest = more[row];
-      return rest === undefined ? 1 : 1 + rest.length / 2;
+      if (first[2 * row + 1]! <= t) promote(row);
+      return first[2 * row] === 0 ? 0 : 1 + extra[row]!;
     },
     hold(row, id, leaseEnd) {
       ensure(row);
-      if (firstId[row] === 0) {
-        firstId[row] = id;
-        firstLease[row] = leaseEnd;
+      if (first[2 * row] === 0) {
+        first[2 * row] = id;
+        first[2 * row + 1] = leaseEnd;
         return;
       }
       const list = more[row];
       if (list === undefined) more[row] = [id, leaseEnd];
       else list.push(id, leaseEnd);
+      extra[row]!++;
     },
     claim(row, id, t) {
-      if (row >= firstId.length || firstId[row] === 0) return false;
-      if (firstId[row] === id) {
-        const running = firstLease[row]! > t;
+      if (row >= extra.length || first[2 * row] === 0) return false;
+      if (first[2 * row] === id) {
+        const running = first[2 * row + 1]! > t;
         promote(row);
         return running;
       }
-      const list = more[row];
-      if (list === undefined) return false;
+      if (extra[row] === 0) return false;
+      const list = more[row]!;
       for (let at = 0; at < list.length; at += 2) {
         if (list[at] !== id) continue;
         const running = list[at + 1]! > t;
-        list[at] = list[list.length - 2]!;
-        list[at + 1] = list[list.length - 1]!;
-        list.length -= 2;
-        if (list.length === 0) more[row] = undefined;
+        removeAt(row, list, at);
         return running;
       }
       return false;
     },
     forget(row) {
-      if (row < firstId.length) firstId[row] = 0;
+      if (row >= extra.length) return;
+      first[2 * row] = 0;
+      extra[row] = 0;
       more[row] = undefined;
     },
     clear() {
-      firstId = new Float64Array(1024);
-      firstLease = new Float64Array(1024);
+      first = new Float64Array(2048);
+      extra = new Uint32Array(1024);
       more = [];
     },
   };
