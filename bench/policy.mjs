@@ -1,6 +1,7 @@
 // Scenario "policy": tollgate's authorize (match + evaluate + headers) beside find-my-way's bare
 // find() and casbin's enforceSync with a keyMatch2 model of the same table, over the same mix; and
-// the table compile, timed apart from the hot path.
+// the table compile, timed apart from the hot path. Two diagnostic rows for issue 21's floor: the
+// policy's match with a prebuilt decision, and find-my-way plus a same-shape answer.
 import { newEnforcer, newModelFromString, StringAdapter } from 'casbin';
 import FindMyWay from 'find-my-way';
 import {
@@ -43,6 +44,82 @@ export async function buildEnforcer(tables, rules) {
       lines.push(`p, ${subject}, ${colonTemplate(entry.template, rules)}, ${entry.method}`);
   const enforcer = await newEnforcer(newModelFromString(CASBIN_MODEL), new StringAdapter(lines.join('\n')));
   return { enforcer, policyLines: lines.length };
+}
+
+const PERMISSION_KINDS = new Set(['fine-grained', 'app-user', 'app-installation', 'workflow']);
+const SCOPED_KINDS = new Set(['classic', 'oauth-app']);
+const LEVEL = { read: 1, write: 2 };
+const NOTHING = Object.freeze({ kind: 'none' });
+const NO_MISSING = Object.freeze([]);
+const NO_HEADERS = Object.freeze({});
+
+/**
+ * Diagnostic peer: find-my-way's find, then what it takes to answer authorize's question at the
+ * least: the token's grant checked against the row (each fine-grained alternative's levels read off
+ * the token's permissions object, or each classic alternative's scopes off its scopes array, public
+ * rows open to anonymous callers), then an answer with a Decision's eleven fields, its texts built
+ * at load. It does less than authorize (no visibility, repository selection, existence hiding,
+ * owner rule, API version, HEAD fallback, bad-path rules, per-request messages or headers): a floor
+ * for "a router plus an answer", not a replacement of the issue's ratio.
+ */
+export function buildSameWorkPeer(tables, rules) {
+  const router = FindMyWay({ ignoreTrailingSlash: false });
+  const handler = () => {};
+  for (const entry of tables.endpoints) {
+    const fine = (entry.fineGrained ?? []).map((alt) =>
+      Object.entries(alt).map(([slug, level]) => [slug, LEVEL[level]]),
+    );
+    const scopes = entry.classic.requirement ?? null;
+    const requirement = { fineGrained: entry.fineGrained, classic: scopes };
+    const quoted = `\`${entry.key}\``;
+    router.on(entry.method, colonTemplate(entry.template, rules), handler, {
+      key: entry.key,
+      isPublic: entry.public,
+      fine,
+      scopes,
+      requirement,
+      allowedMessage: `${quoted} is allowed`,
+      deniedMessage: `${quoted} needs a permission or scope the token lacks`,
+      anonymousMessage: `${quoted} requires authentication`,
+    });
+  }
+  const meetsFine = (fine, permissions) => {
+    for (const alt of fine) {
+      let ok = true;
+      for (const [slug, level] of alt) if ((LEVEL[permissions[slug]] ?? 0) < level) ok = false;
+      if (ok) return true;
+    }
+    return false;
+  };
+  const meetsScopes = (alternatives, held) => {
+    for (const alt of alternatives) if (alt.every((scope) => held.includes(scope))) return true;
+    return false;
+  };
+  return function answer(request, token) {
+    const found = router.find(request.method, request.path);
+    if (found === null) return null;
+    const row = found.store;
+    const kind = token.kind;
+    const allowed = PERMISSION_KINDS.has(kind)
+      ? meetsFine(row.fine, token.permissions)
+      : SCOPED_KINDS.has(kind)
+        ? row.scopes === null || meetsScopes(row.scopes, token.scopes)
+        : row.isPublic;
+    const anonymous = !allowed && !PERMISSION_KINDS.has(kind) && !SCOPED_KINDS.has(kind);
+    return {
+      allowed,
+      status: allowed ? 200 : anonymous ? 401 : 403,
+      reason: allowed ? 'allowed' : anonymous ? 'authentication_required' : 'insufficient_permission',
+      message: allowed ? row.allowedMessage : anonymous ? row.anonymousMessage : row.deniedMessage,
+      endpoint: row.key,
+      params: found.params,
+      requirement: row.requirement,
+      missing: NO_MISSING,
+      addition: NOTHING,
+      certain: true,
+      headers: NO_HEADERS,
+    };
+  };
 }
 
 function median(values) {
@@ -116,6 +193,18 @@ export async function runPolicyBench({
   const { enforcer, policyLines } = await buildEnforcer(tables, rules);
   const check = verify({ items, policy, router, enforcer });
   const size = items.length;
+  const sameWork = buildSameWorkPeer(tables, rules);
+  // Each route's decision, built once from a request of the mix: what authorize would cost if
+  // deciding were free (match, then a lookup).
+  const prebuilt = [];
+  for (const item of items) {
+    const matched = policy.match(item.request);
+    if (matched.kind === 'endpoint' && prebuilt[matched.route] === undefined)
+      prebuilt[matched.route] = policy.authorize(item.request, item.token, item.context);
+  }
+  let sameWorkMatched = 0;
+  for (const item of items) if (sameWork(item.request, item.token)?.endpoint === item.key) sameWorkMatched++;
+  const NO_DECISION = policy.authorize({ method: 'GET', path: '/no/such/path' }, { kind: 'anonymous' });
 
   const tasks = [
     {
@@ -144,6 +233,40 @@ export async function runPolicyBench({
           const item = items[k];
           const match = lib.matchRoute(tables.routes, item.method, item.request.path);
           sum += match.kind === 'matched' ? match.route : 1;
+          if (++k === size) k = 0;
+        }
+        return sum;
+      },
+    },
+    {
+      // Diagnostic: the policy's first stage, then a decision built before the run (deciding taken out).
+      name: 'diagnostic: match, then a prebuilt decision',
+      batch: 256,
+      run(start, count) {
+        let sum = 0;
+        let k = start;
+        for (let j = 0; j < count; j++) {
+          const item = items[k];
+          const matched = policy.match(item.request);
+          const decision = matched.kind === 'endpoint' ? prebuilt[matched.route] : NO_DECISION;
+          sum += decision.status + decision.message.length;
+          if (++k === size) k = 0;
+        }
+        return sum;
+      },
+    },
+    {
+      // Diagnostic peer (see buildSameWorkPeer): find-my-way on the same request object, plus a
+      // least permission check and an answer of a Decision's fields.
+      name: 'diagnostic: find-my-way + a same-shape answer',
+      batch: 256,
+      run(start, count) {
+        let sum = 0;
+        let k = start;
+        for (let j = 0; j < count; j++) {
+          const item = items[k];
+          const decision = sameWork(item.request, item.token);
+          sum += decision === null ? 1 : decision.status + decision.message.length;
           if (++k === size) k = 0;
         }
         return sum;
@@ -184,6 +307,17 @@ export async function runPolicyBench({
     'authorize / find-my-way': ratioOf(results, 'tollgate authorize', 'find-my-way find'),
     'authorize / casbin': ratioOf(results, 'tollgate authorize', 'casbin enforceSync', 1),
     'matchRoute only / find-my-way': ratioOf(results, 'tollgate matchRoute only', 'find-my-way find'),
+    // Diagnostics for the floor (issue 21): not the issue's ratios, beside them.
+    'diagnostic: match + prebuilt decision / find-my-way': ratioOf(
+      results,
+      'diagnostic: match, then a prebuilt decision',
+      'find-my-way find',
+    ),
+    'diagnostic: authorize / find-my-way + same-shape answer': ratioOf(
+      results,
+      'tollgate authorize',
+      'diagnostic: find-my-way + a same-shape answer',
+    ),
   });
   const compile = timeTheCompile ? timeCompile(lib) : null;
   return {
@@ -196,6 +330,6 @@ export async function runPolicyBench({
       ...(compile === null ? {} : { 'compile median ms': { target: '< 30', met: compile.medianMs < 30 } }),
     },
     compile,
-    check: { ...check, casbinPolicyLines: policyLines },
+    check: { ...check, sameWorkMatched, casbinPolicyLines: policyLines },
   };
 }

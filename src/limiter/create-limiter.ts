@@ -176,10 +176,8 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
   };
   const complete = (ticket: Ticket, facts: CompleteFacts) => {
     const cpuMs = checkCpu(facts.cpuMs);
-    const settled =
-      ticket instanceof AdmissionTicket
-        ? (ticket.settledAnswer() as Verdict | Promise<Verdict> | undefined)
-        : undefined;
+    const issued = ticket instanceof AdmissionTicket;
+    const settled = issued ? (ticket.settledAnswer() as Verdict | Promise<Verdict> | undefined) : undefined;
     if (settled !== undefined) return settled;
     let verdict: Verdict | Promise<Verdict>;
     if (!store.sync) {
@@ -191,7 +189,7 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
       completion.cpuMs = cpuMs;
       verdict = store.apply(completion, clock(), config);
     }
-    if (ticket instanceof AdmissionTicket) ticket.settle(verdict);
+    if (issued) (ticket as AdmissionTicket).settle(verdict);
     return verdict;
   };
 

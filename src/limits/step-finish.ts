@@ -2,7 +2,7 @@
 // Hot path: one call per completion; bench/limits.mjs guards its speed.
 import { allowedVerdict } from './answers.js';
 import { effectiveTime } from './effective-time.js';
-import { currentReset, windowUsed } from './fixed-window.js';
+import { currentReset, windowEnd, windowUsed } from './fixed-window.js';
 import type { CompleteEvent, ReleaseEvent, Ticket } from './limit-event.js';
 import type { LimitsConfig, LimitsResource } from './limits-config.js';
 import { finishLogs, type LogPlan, logPlan } from './log-rules.js';
@@ -136,13 +136,14 @@ export function finish(
   } else readyLogs(logs, finishLogs(ticket.graphql, plan), t, plan);
   chargeLog(logs[2]!, t, Math.min(cpuMs, sec.cpu.totalMs), plan.quanta[2]!);
   if (ticket.graphql) chargeLog(logs[3]!, t, Math.min(cpuMs, sec.cpu.graphqlMs), plan.quanta[3]!);
-  const windowMs = resourceWindowMs(ticket.resource, config);
-  const reset = currentReset(storedReset, t, windowMs);
+  // currentReset and windowUsed, with the window's end computed once.
+  const end = windowEnd(t, resourceWindowMs(ticket.resource, config));
+  const open = storedReset > t && storedReset <= end;
   return allowedVerdict(
     ticket.resource,
     ticket.limit,
-    windowUsed(storedReset, used, t, windowMs),
-    reset,
+    open ? used : 0,
+    open ? storedReset : end,
     null,
     config,
   );

@@ -3,7 +3,7 @@
 import { TollgateError } from '../core/errors.js';
 import { allowedVerdict, deniedVerdict } from './answers.js';
 import { effectiveTime } from './effective-time.js';
-import { currentReset, windowUsed } from './fixed-window.js';
+import { windowEnd } from './fixed-window.js';
 import { AdmissionTicket, type AdmitEvent, type LimitEvent } from './limit-event.js';
 import type { LimitRule, LimitsConfig } from './limits-config.js';
 import { admitLogs, logPlan } from './log-rules.js';
@@ -90,8 +90,11 @@ function admit(
   const storedReset = src[so + ws]!;
   const storedUsed = src[so + ws + 1]!;
   const windowMs = resourceWindowMs(e.resource, config);
-  const reset = currentReset(storedReset, t, windowMs);
-  const used = windowUsed(storedReset, storedUsed, t, windowMs);
+  // currentReset and windowUsed, with the window's end computed once.
+  const end = windowEnd(t, windowMs);
+  const open = storedReset > t && storedReset <= end;
+  const reset = open ? storedReset : end;
+  const used = open ? storedUsed : 0;
 
   // seed 000, "Errors": primary first, so a caller out of requests learns x-ratelimit-remaining 0.
   // The secondary rules are still read, so a retry at the reset is not refused by one of them.
@@ -113,8 +116,9 @@ function admit(
   const back = t < at;
   readyLogs(logs, back ? plan.keptMask : admitLogs(e.graphql, e.content, plan), back ? at : t, plan);
   const pw = sec.points.windowMs;
-  const rest = refillSpent(src[so + SLOT.restPoints]!, sec.points.rest, elapsed);
-  const gql = refillSpent(src[so + SLOT.graphqlPoints]!, sec.points.graphql, elapsed);
+  // A rule counted in a log keeps 0 in the row: its bucket is refilled only in bucket mode.
+  const rest = uses[0] ? 0 : refillSpent(src[so + SLOT.restPoints]!, sec.points.rest, elapsed);
+  const gql = uses[1] ? 0 : refillSpent(src[so + SLOT.graphqlPoints]!, sec.points.graphql, elapsed);
   const p = e.graphql ? 1 : 0;
   const pointsRule = e.graphql ? 'graphql_points' : 'rest_points';
   // INVARIANT (sliding): the points charged in any (t - W, t] never exceed the capacity.
@@ -141,8 +145,8 @@ function admit(
   }
   const perMinute = sec.content.perMinute;
   const perHour = sec.content.perHour;
-  const minute = refillSpent(src[so + SLOT.contentMinute]!, perMinute, elapsed);
-  const hour = refillSpent(src[so + SLOT.contentHour]!, perHour, elapsed);
+  const minute = uses[4] ? 0 : refillSpent(src[so + SLOT.contentMinute]!, perMinute, elapsed);
+  const hour = uses[5] ? 0 : refillSpent(src[so + SLOT.contentHour]!, perHour, elapsed);
   if (e.content) {
     const minuteWait = uses[4]
       ? logWaitMs(logs[4]!, t, spans[4]!, 1, perMinute)

@@ -31,6 +31,12 @@ function hashOf(target: string, from: number, to: number): number {
 // ASCII upper case to lower case by char code; every other code unchanged.
 const lower = (code: number): number => (code >= 65 && code <= 90 ? code + 32 : code);
 
+// `text` equals `target` from `from` on, for text.length code units (the caller checked the lengths).
+function equalAt(text: string, target: string, from: number): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) !== target.charCodeAt(from + i)) return false;
+  return true;
+}
+
 function foldedEqual(text: string, target: string, from: number): boolean {
   for (let i = 0; i < text.length; i++)
     if (lower(text.charCodeAt(i)) !== lower(target.charCodeAt(from + i))) return false;
@@ -73,14 +79,34 @@ export function buildEdgeTable<T>(edges: ReadonlyMap<string, T>): EdgeTable<T> {
  * findSlot(table, '/repos/o/r/7', 11, 12); // -1 (NO_SLOT)
  */
 export function findSlot<T>(table: EdgeTable<T>, target: string, from: number, to: number): number {
-  const { slots, mask } = table;
+  return probeSlots(table.slots, 0, table.mask, target, from, to);
+}
+
+/**
+ * findSlot over one table laid out at `base` inside a bigger array of slots (the flat automaton
+ * keeps every state's table in one array): the index in `slots` of the static equal to the
+ * segment, FOLDED_SLOT or NO_SLOT, as findSlot answers.
+ * @example
+ * import { buildEdgeTable, probeSlots } from './edge-table.js';
+ * const table = buildEdgeTable(new Map([['issues', 'I']]));
+ * const slots = ['pad', 'pad', ...table.slots];
+ * slots[probeSlots(slots, 2, table.mask, '/issues', 1, 7) + 1]; // 'I'
+ */
+export function probeSlots(
+  slots: readonly unknown[],
+  base: number,
+  mask: number,
+  target: string,
+  from: number,
+  to: number,
+): number {
   const length = to - from;
   let folded = false;
   for (let i = hashOf(target, from, to) & mask; ; i = (i + 1) & mask) {
-    const text = slots[2 * i] as string | null;
+    const text = slots[base + 2 * i] as string | null;
     if (text === null) return folded ? FOLDED_SLOT : NO_SLOT;
     if (text.length !== length) continue;
-    if (target.startsWith(text, from)) return 2 * i;
+    if (equalAt(text, target, from)) return base + 2 * i;
     // An exact match may still follow in the probe sequence: keep looking before saying folded.
     if (!folded && foldedEqual(text, target, from)) folded = true;
   }

@@ -1,10 +1,18 @@
 /** The matcher's core without an answer object: a route index out, its parameters (or why the path is bad) left in a scratch. */
 // Hot path: the policy locates every request here; the bench guards it.
 import type { Automaton } from './build-automaton.js';
-import { routeFor } from './build-automaton.js';
-import { FOLDED_SLOT, findSlot } from './edge-table.js';
+import { FOLDED_SLOT, probeSlots } from './edge-table.js';
+import {
+  type FlatAutomaton,
+  INFO_BASE,
+  INFO_LEAVES,
+  INFO_MASK,
+  INFO_OTHER,
+  INFO_WIDTH,
+  LEAF_WIDTH,
+} from './flat-automaton.js';
 import { matchCarefully } from './match-carefully.js';
-import { type ParamPlan, readParams } from './param-plan.js';
+import { type ParamPlan, readParamsAt } from './param-plan.js';
 import type { TemplateSegment } from './parse-template.js';
 import type { RouteTree } from './route-types.js';
 import { scanPath, scratch } from './scan-path.js';
@@ -12,6 +20,7 @@ import { scanPath, scratch } from './scan-path.js';
 /** What tryCompileRoutes builds behind the RouteTree it hands out. */
 export interface CompiledTree extends RouteTree {
   readonly automaton: Automaton;
+  readonly flat: FlatAutomaton;
   readonly templates: readonly (readonly TemplateSegment[])[];
   readonly plans: readonly ParamPlan[];
 }
@@ -69,23 +78,44 @@ export function locateRoute(tree: RouteTree, method: string, target: string): nu
   const count = scanPath(target);
   if (count < 0) return carefully(compiled, method, target);
   const bounds = scratch.bounds;
-  let state = compiled.automaton.start;
+  const { cells, info } = compiled.flat;
+  let state = 0;
   for (let i = 0; i < count; i++) {
-    const table = state.table;
-    const slot = findSlot(table, target, bounds[i]!, bounds[i + 1]! - 1);
+    const at = state * INFO_WIDTH;
+    const slot = probeSlots(
+      cells,
+      info[at + INFO_BASE]!,
+      info[at + INFO_MASK]!,
+      target,
+      bounds[i]!,
+      bounds[i + 1]! - 1,
+    );
     if (slot >= 0) {
-      state = table.slots[slot + 1] as typeof state;
+      state = cells[slot + 1] as number;
       continue;
     }
     // A listed segment in other letter case: the careful path decides (or refuses) it.
     if (slot === FOLDED_SLOT) return carefully(compiled, method, target);
-    if (state.other === null) return NO_ROUTE;
-    state = state.other;
+    state = info[at + INFO_OTHER]!;
+    if (state < 0) return NO_ROUTE;
   }
-  const route = routeFor(state, method);
-  if (route < 0) return NO_ROUTE;
-  const params = readParams(compiled.plans[route]!, target, bounds, count);
+  // The state's leaves: the route its first node gives the method (exact, case-sensitive).
+  let leaf = info[state * INFO_WIDTH + INFO_LEAVES]!;
+  for (;;) {
+    const leafMethod = cells[leaf];
+    if (leafMethod === null) return NO_ROUTE;
+    if (leafMethod === method) break;
+    leaf += LEAF_WIDTH;
+  }
+  const params = readParamsAt(
+    cells,
+    cells[leaf + 2] as number,
+    cells[leaf + 3] as number,
+    target,
+    bounds,
+    count,
+  );
   if (params === null) return carefully(compiled, method, target);
   located.params = params;
-  return route;
+  return cells[leaf + 1] as number;
 }

@@ -66,12 +66,33 @@ export function readParams(
   bounds: Int32Array,
   count: number,
 ): Record<string, string> | null {
+  return readParamsAt(plan.steps, 0, plan.steps.length, target, bounds, count);
+}
+
+/**
+ * readParams over a plan's `steps` copied into a bigger array (the flat automaton keeps every
+ * route's steps beside its edge tables): the steps are `cells[from]` to `cells[to]`.
+ * @example
+ * import { planParams, readParamsAt } from './param-plan.js';
+ * import { parseTemplate } from './parse-template.js';
+ * import { scanPath, scratch } from './scan-path.js';
+ * const cells = ['pad', ...planParams(parseTemplate('/users/{username}')).steps];
+ * readParamsAt(cells, 1, cells.length, '/users/octo', scratch.bounds, scanPath('/users/octo'));
+ * // { username: 'octo' } (inheriting nothing)
+ */
+export function readParamsAt(
+  cells: readonly unknown[],
+  from: number,
+  to: number,
+  target: string,
+  bounds: Int32Array,
+  count: number,
+): Record<string, string> | null {
   // Inherits nothing: parameter names come from tables, and a `__proto__` name must stay a plain key.
   const params = newParams();
-  const steps = plan.steps;
-  for (let s = 0; s < steps.length; s += 3) {
-    const position = steps[s + 1] as number;
-    const how = steps[s + 2] as number;
+  for (let s = from; s < to; s += 3) {
+    const position = cells[s + 1] as number;
+    const how = cells[s + 2] as number;
     const start = bounds[position]!;
     let end = how === 2 ? bounds[count]! - 1 : bounds[position + 1]! - 1;
     // `app.git` names the repository `app`, as the service's git URLs do: cut before slicing.
@@ -79,7 +100,7 @@ export function readParams(
       if (end - start === 4) return null;
       end -= 4;
     }
-    params[steps[s] as string] = target.slice(start, end);
+    params[cells[s] as string] = target.slice(start, end);
   }
   return params;
 }

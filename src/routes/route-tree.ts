@@ -2,6 +2,7 @@
 // Hot path: matchRoute runs on every request; the bench guards it.
 import { TollgateError } from '../core/errors.js';
 import { buildAutomaton } from './build-automaton.js';
+import { flattenAutomaton } from './flat-automaton.js';
 import { BAD_PATH, type CompiledTree, located, locateRoute } from './locate-route.js';
 import { planParams } from './param-plan.js';
 import { parseTemplate } from './parse-template.js';
@@ -50,11 +51,13 @@ export function tryCompileRoutes(routes: readonly RouteInput[]): { tree?: RouteT
   if (issues.length > 0) return { issues };
   try {
     const automaton = buildAutomaton(trie.root);
+    const plans = templates.map(planParams);
     const tree: CompiledTree = {
       stateCount: automaton.stateCount,
       automaton,
+      flat: flattenAutomaton(automaton.start, plans),
       templates,
-      plans: templates.map(planParams),
+      plans,
     };
     return { tree, issues };
   } catch (error) {

@@ -71,7 +71,8 @@ export function createLogKeeper(): LogKeeper {
   const wasApart = [false, false, false, false, false, false];
   /** The row's log numbers and time as last loaded: the store writes back the untouched ones aged. */
   const slots = [0, 0, 0, 0, 0, 0];
-  let loadedAt = 0;
+  /** The row's time as last loaded, in a typed array: a number in a closure would be boxed per event. */
+  const loaded = new Float64Array(1);
 
   const loadOne = (i: number, slot: number, at: number): void => {
     if (slot < SPILLED) {
@@ -101,7 +102,7 @@ export function createLogKeeper(): LogKeeper {
     load(slab, offset, _row, config, mask) {
       const keptMask = logPlan(config).keptMask;
       const at = slab[offset + SLOT.at]!;
-      loadedAt = at;
+      loaded[0] = at;
       for (let i = 0; i < LOGS; i++) {
         const slot = slab[offset + ROW_LOGS + i]!;
         slots[i] = slot;
@@ -119,6 +120,7 @@ export function createLogKeeper(): LogKeeper {
       const plan = logPlan(config);
       const keptMask = plan.keptMask;
       const at = slab[offset + SLOT.at]!;
+      const loadedAt = loaded[0]!;
       for (let i = 0; i < LOGS; i++) {
         const bit = 1 << i;
         if ((keptMask & bit) === 0) continue;

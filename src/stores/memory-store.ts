@@ -9,11 +9,11 @@ import { AdmissionTicket, eventKey, type LimitEvent } from '../limits/limit-even
 import type { LimitsConfig } from '../limits/limits-config.js';
 import type { SyncLimitsStore } from '../limits/limits-store.js';
 import { eventLogs, logPlan } from '../limits/log-rules.js';
+import { createRowTicketLedger } from '../limits/row-ticket-ledger.js';
 import { rowExpiresAt } from '../limits/state-expiry.js';
 import { SLOT, STATE_WIDTH, unpackState } from '../limits/state-layout.js';
 import { unheldVerdict } from '../limits/step-finish.js';
 import { stepInto } from '../limits/step-into.js';
-import { createRowTicketLedger } from '../limits/ticket-ledger.js';
 import type { Verdict } from '../limits/verdict.js';
 import { createLogKeeper } from './log-keeper.js';
 import { MEMORY_STORE_OPTIONS } from './store-options-spec.js';

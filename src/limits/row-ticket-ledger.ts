@@ -1,0 +1,118 @@
+/** The memory store's ticket ledger: by row, the first ticket of each row in typed arrays. Pure (time is an argument). */
+// Hot path: a hold per admission and a claim per completion; bench/limits.mjs guards its speed.
+
+/** The same ledger as TicketLedger, by row number, for a store that gives each identity a row. */
+export interface RowTicketLedger {
+  nextId(): number;
+  live(row: number, t: number): number;
+  hold(row: number, id: number, leaseEnd: number): void;
+  claim(row: number, id: number, t: number): boolean;
+  forget(row: number): void;
+  clear(): void;
+}
+
+/**
+ * A TicketLedger indexed by the store's row of each identity (the memory store's). Most rows hold
+ * one ticket at a time: its id and lease end sit in two typed arrays (id 0: none), so holding and
+ * claiming it allocates nothing; the tickets beyond the first go to a flat `[id, leaseEnd, ...]`
+ * list of the row, made only when a row has two requests in flight.
+ * @example
+ * import { createRowTicketLedger } from './row-ticket-ledger.js';
+ * const ledger = createRowTicketLedger();
+ * const id = ledger.nextId();
+ * ledger.hold(7, id, 600_000);
+ * ledger.live(7, 1_000); // 1
+ * ledger.claim(7, id, 1_000); // true
+ */
+export function createRowTicketLedger(): RowTicketLedger {
+  /** Per row, side by side (one cache line for both): the first ticket's id (0: none) and lease end. */
+  let first = new Float64Array(2048);
+  /** Per row, how many tickets its list holds: the list is read only when there is one. */
+  let extra = new Uint32Array(1024);
+  let more: (number[] | undefined)[] = [];
+  let lastId = 0;
+
+  const ensure = (row: number): void => {
+    if (row < extra.length) return;
+    let length = extra.length * 2;
+    while (length <= row) length *= 2;
+    const pairs = new Float64Array(2 * length);
+    pairs.set(first);
+    first = pairs;
+    const counts = new Uint32Array(length);
+    counts.set(extra);
+    extra = counts;
+  };
+  /** Removes entry `at` of the row's list (the last entry moves there). */
+  const removeAt = (row: number, list: number[], at: number): void => {
+    list[at] = list[list.length - 2]!;
+    list[at + 1] = list[list.length - 1]!;
+    list.length -= 2;
+    extra[row] = list.length / 2;
+    if (list.length === 0) more[row] = undefined;
+  };
+  /** The row's first place is free: the last ticket of its list (if any) moves there. */
+  const promote = (row: number): void => {
+    if (extra[row] === 0) {
+      first[2 * row] = 0;
+      return;
+    }
+    const list = more[row]!;
+    first[2 * row + 1] = list[list.length - 1]!;
+    first[2 * row] = list[list.length - 2]!;
+    removeAt(row, list, list.length - 2);
+  };
+  return {
+    nextId: () => ++lastId,
+    live(row, t) {
+      if (row >= extra.length || first[2 * row] === 0) return 0;
+      if (extra[row] !== 0) {
+        const list = more[row]!;
+        for (let at = list.length - 2; at >= 0; at -= 2) if (list[at + 1]! <= t) removeAt(row, list, at);
+      }
+      // The list holds only running leases now: one of them takes the first place if it ended.
+      if (first[2 * row + 1]! <= t) promote(row);
+      return first[2 * row] === 0 ? 0 : 1 + extra[row]!;
+    },
+    hold(row, id, leaseEnd) {
+      ensure(row);
+      if (first[2 * row] === 0) {
+        first[2 * row] = id;
+        first[2 * row + 1] = leaseEnd;
+        return;
+      }
+      const list = more[row];
+      if (list === undefined) more[row] = [id, leaseEnd];
+      else list.push(id, leaseEnd);
+      extra[row]!++;
+    },
+    claim(row, id, t) {
+      if (row >= extra.length || first[2 * row] === 0) return false;
+      if (first[2 * row] === id) {
+        const running = first[2 * row + 1]! > t;
+        promote(row);
+        return running;
+      }
+      if (extra[row] === 0) return false;
+      const list = more[row]!;
+      for (let at = 0; at < list.length; at += 2) {
+        if (list[at] !== id) continue;
+        const running = list[at + 1]! > t;
+        removeAt(row, list, at);
+        return running;
+      }
+      return false;
+    },
+    forget(row) {
+      if (row >= extra.length) return;
+      first[2 * row] = 0;
+      extra[row] = 0;
+      more[row] = undefined;
+    },
+    clear() {
+      first = new Float64Array(2048);
+      extra = new Uint32Array(1024);
+      more = [];
+    },
+  };
+}
