@@ -1,6 +1,5 @@
 /** tollgate/check: token sufficiency and least privilege for a whole application, ahead of time. */
 export type { Call, Origin, SourceCalls, WorkflowGrant } from './check/call.js';
-export { readListCalls, readTextCalls } from './check/calls-file.js';
 export {
   type CallResult,
   type CheckOptions,
@@ -13,15 +12,12 @@ export { checkWorkflowJob, type WorkflowAdvice, type WorkflowCheckOptions } from
 export { ghApiCalls } from './check/gh-api.js';
 export { leastPermissions, leastScopes, type PermissionNeed, type ScopeNeed } from './check/least-grant.js';
 export { type OctokitRoute, octokitRoutes } from './check/octokit-routes.js';
-export { readOpenApiCalls } from './check/openapi.js';
 export { overlaySkeleton } from './check/overlay-skeleton.js';
 export { type ReadSources, readSources } from './check/read-sources.js';
 export { githubReport } from './check/report-github.js';
 export { jsonReport } from './check/report-json.js';
 export { junitReport } from './check/report-junit.js';
 export { sarifReport } from './check/report-sarif.js';
-export { grantText, summaryLine } from './check/report-summary.js';
 export { textReport } from './check/report-text.js';
 export { scanSource } from './check/scan-source.js';
-export { DEFAULT_WORKFLOW_PERMISSIONS, readWorkflow } from './check/workflow.js';
 export { WORKFLOW_KEYS } from './check/workflow-keys.js';

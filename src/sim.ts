@@ -1,5 +1,4 @@
 /** tollgate/sim: traffic against the limits in virtual time. */
-export { createEventQueue, type EventQueue } from './sim/event-queue.js';
 export {
   type CallerOrigin,
   type ExpandedPool,
@@ -17,7 +16,7 @@ export type {
 } from './sim/planner-types.js';
 export type { Pool } from './sim/pool.js';
 export { type PoolSummary, poolSummaries } from './sim/pool-summary.js';
-export { type Distribution, type Random, sample, seededRandom } from './sim/random.js';
+export type { Distribution } from './sim/random.js';
 export { type ReadScenarioOptions, readScenario } from './sim/read-scenario.js';
 export { type Recommendation, type RecommendOptions, recommend } from './sim/recommend.js';
 export { htmlReport } from './sim/report-html.js';
@@ -29,15 +28,14 @@ export type {
   RuleReport,
   Series,
 } from './sim/report-types.js';
-export {
-  BEHAVIOURS,
-  type Behaviour,
-  type CallerSpec,
-  type CallerToken,
-  type MixEntry,
-  type OctokitSettings,
-  type RetrySettings,
-  type Scenario,
+export type {
+  Behaviour,
+  CallerSpec,
+  CallerToken,
+  MixEntry,
+  OctokitSettings,
+  RetrySettings,
+  Scenario,
 } from './sim/scenario.js';
 export type { Schedule } from './sim/schedule.js';
 export { DURATION_FORMS, durationSeconds } from './sim/schedule-duration.js';

@@ -9,7 +9,14 @@ interface KeyInfo {
   readonly grants?: string;
 }
 
-/** Every workflow `permissions:` key, as the service's workflow syntax lists them. */
+/**
+ * Every workflow `permissions:` key, as the service's workflow syntax lists them, with the levels
+ * it takes and the seed permission it grants the workflow token.
+ * @example
+ * import { WORKFLOW_KEYS } from './workflow-keys.js';
+ * WORKFLOW_KEYS.get('issues'); // { levels: ['read', 'write'], grants: 'issues' }
+ * WORKFLOW_KEYS.has('pull-requests'); // true
+ */
 export const WORKFLOW_KEYS: ReadonlyMap<string, KeyInfo> = new Map(
   Object.entries((table as { keys: Record<string, KeyInfo> }).keys),
 );

@@ -25,7 +25,12 @@ export function durationSeconds(value: unknown): number | null {
   return seconds;
 }
 
-/** The forms `durationSeconds` reads, for messages. */
+/**
+ * The forms `durationSeconds` reads, for messages.
+ * @example
+ * import { DURATION_FORMS } from './schedule-duration.js';
+ * console.error(`--duration: \`10 minutes\` is not a duration; use ${DURATION_FORMS}`);
+ */
 export const DURATION_FORMS = 'seconds as a number, or a text such as `90s`, `10m`, `1h30m`, `2d`';
 
 /**
