@@ -22,6 +22,9 @@ function printCompile(policy, coldCompileMs) {
   console.log(
     `same-answer check: authorize matched ${policy.check.policyMatched}/${policy.check.requests}, ` +
       `find-my-way matched ${policy.check.routerMatched}/${policy.check.requests}, ` +
+      (policy.check.sameWorkMatched === undefined
+        ? ''
+        : `find-my-way + a same-shape answer matched ${policy.check.sameWorkMatched}/${policy.check.requests}, `) +
       `casbin allowed ${policy.check.casbinAllowed}/${policy.check.requests} (${policy.check.casbinPolicyLines} policy lines)`,
   );
   return c;
