@@ -128,20 +128,58 @@ function peerStack() {
   };
 }
 
+// The six headers the gate adds to the bench's answers, with values of the same lengths.
+const GATE_HEADERS = {
+  'x-accepted-service-permissions': 'issues=read',
+  'x-ratelimit-limit': '1000000000000',
+  'x-ratelimit-remaining': '999999999999',
+  'x-ratelimit-used': '1',
+  'x-ratelimit-reset': '1795562449',
+  'x-ratelimit-resource': 'core',
+};
+
+// The gate's CPU clock (src/gate/cpu-share.ts, processCpuClock), copied: every call reads the wall
+// clock, and process.cpuUsage at most once a millisecond.
+function gateCpuClock() {
+  let readAt = Number.NEGATIVE_INFINITY;
+  let last = 0;
+  return () => {
+    const now = performance.now();
+    if (now - readAt >= 1) {
+      const { user, system } = process.cpuUsage();
+      last = (user + system) / 1000;
+      readAt = now;
+    }
+    return last;
+  };
+}
+
+const FASTIFY_KINDS = [
+  'fastify',
+  'fastify+tollgate',
+  'fastify+@fastify/rate-limit',
+  'fastify+headers',
+  'fastify+headers+cpu',
+];
+
 /**
  * The server of `kind`, not yet listening: `{ server, listen }`, where `listen()` listens on
  * 127.0.0.1 and resolves to the port (Fastify's own `listen` for the Fastify kinds).
  */
 export async function benchServer(kind) {
-  if (kind === 'node+headers') {
-    // Bare node:http writing the same headers tollgate adds: what the bytes alone cost.
+  if (kind === 'node+headers' || kind === 'node+headers+cpu') {
+    // Diagnostic floors, not peers: bare node:http doing only what node itself must do for the
+    // gate's required work. `node+headers` writes the gate's six headers with the node API the
+    // adapter uses (setHeader, then the handler's writeHead); `+cpu` also reads the CPU clock as
+    // the gate does (at the request's arrival and when its response closes, through the one
+    // 'close' listener the slot release needs anyway).
+    const clock = kind === 'node+headers+cpu' ? gateCpuClock() : null;
     const server = createServer((_req, res) => {
-      res.setHeader('X-Accepted-Service-Permissions', 'issues=read');
-      res.setHeader('x-ratelimit-limit', '5000');
-      res.setHeader('x-ratelimit-remaining', '4999');
-      res.setHeader('x-ratelimit-used', '1');
-      res.setHeader('x-ratelimit-reset', String(Math.ceil(Date.now() / 1000) + 3600));
-      res.setHeader('x-ratelimit-resource', 'core');
+      if (clock !== null) {
+        clock();
+        res.on('close', clock);
+      }
+      for (const name in GATE_HEADERS) res.setHeader(name, GATE_HEADERS[name]);
       res.writeHead(200, { 'content-type': 'application/json' }).end(BODY);
     });
     return nodeListening(server);
@@ -154,8 +192,22 @@ export async function benchServer(kind) {
     );
     return nodeListening(server);
   }
-  if (kind === 'fastify' || kind === 'fastify+tollgate' || kind === 'fastify+@fastify/rate-limit') {
+  if (FASTIFY_KINDS.includes(kind)) {
     const app = Fastify();
+    // Diagnostic floors, not peers: one onRequest hook doing what Fastify itself must do for the
+    // gate's required work, as the plugin does it (reply.headers; +cpu: the CPU clock read at the
+    // request's arrival and when the raw response closes, through one 'close' listener).
+    if (kind === 'fastify+headers' || kind === 'fastify+headers+cpu') {
+      const clock = kind === 'fastify+headers+cpu' ? gateCpuClock() : null;
+      app.addHook('onRequest', (_request, reply, done) => {
+        if (clock !== null) {
+          clock();
+          reply.raw.on('close', clock);
+        }
+        reply.headers(GATE_HEADERS);
+        done();
+      });
+    }
     if (kind === 'fastify+tollgate') await app.register(tollgatePlugin, gateOf());
     // Its memory store and default headers; keyed by the token as the gate keys its callers (its
     // default key, the address, would put every bench caller in one bucket).

@@ -1,7 +1,9 @@
 // Scenario "http": real servers on 127.0.0.1 under autocannon, each in its own process. Bare
 // node:http beside node:http behind tollgate and node:http with the peer stack (find-my-way, CASL,
 // rate-limiter-flexible); bare Fastify beside Fastify with the tollgate plugin and Fastify with
-// @fastify/rate-limit; Express with express-rate-limit as the familiar peer. The figure is the
+// @fastify/rate-limit; Express with express-rate-limit as the familiar peer; and diagnostic floors
+// (node+headers, node+headers+cpu, fastify+headers, fastify+headers+cpu: node or Fastify doing only
+// the gate's required work, never a replacement of a peer ratio). The figure is the
 // server's CPU time per request (its process's CPU over the requests it answered). Each kind runs
 // `runs` times in interleaved rounds (the order reversed every other round), so a machine's changing
 // load falls on every kind alike; each ratio is taken within a round, then summed up as
@@ -18,6 +20,12 @@ export const HTTP_SERVERS = [
   'fastify+tollgate',
   'fastify+@fastify/rate-limit',
   'express+express-rate-limit',
+  // Diagnostic floors (bench/http-servers.mjs): what node and Fastify themselves spend on the
+  // gate's required work (its six headers; the CPU clock and the response's 'close' listener).
+  'node+headers',
+  'node+headers+cpu',
+  'fastify+headers',
+  'fastify+headers+cpu',
 ];
 const PATHS = ['app', 'api', 'docs', 'site'].map((repo) => `/repos/acme/${repo}/issues/events`);
 
@@ -33,6 +41,19 @@ const RATIOS = [
     1,
   ],
   ['node+tollgate CPU / express+express-rate-limit CPU', 'node+tollgate', 'express+express-rate-limit', null],
+  // Diagnostic rows, no target: the share of the 1.3x / 1.4x budgets node and Fastify spend on
+  // the gate's required work before any tollgate code runs.
+  ['diagnostic: node+headers CPU / node CPU', 'node+headers', 'node', null],
+  ['diagnostic: node+headers+cpu CPU / node CPU', 'node+headers+cpu', 'node', null],
+  ['diagnostic: node+tollgate CPU / node+headers+cpu CPU', 'node+tollgate', 'node+headers+cpu', null],
+  ['diagnostic: fastify+headers CPU / fastify CPU', 'fastify+headers', 'fastify', null],
+  ['diagnostic: fastify+headers+cpu CPU / fastify CPU', 'fastify+headers+cpu', 'fastify', null],
+  [
+    'diagnostic: fastify+tollgate CPU / fastify+headers+cpu CPU',
+    'fastify+tollgate',
+    'fastify+headers+cpu',
+    null,
+  ],
 ];
 
 function startServer(kind) {

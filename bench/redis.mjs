@@ -3,12 +3,16 @@
 // 64 requests in flight over 10,000 identities: admissions alone, and whole requests (admit, then
 // complete). BENCH_RUNS runs (default 5), interleaved; each ratio per run (ratioRuns) for
 // min / median / max beside its target. Round trips per admission (INFO commandstats); bytes per identity.
+// Diagnostics (labelled, no target): a floor function (TIME + GET + SET of a state-sized blob,
+// the least a one-round-trip admission on the server's clock does) beside consume and PING, and
+// each op's µs in this process and inside Redis.
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { defaultLimits } from '../dist/limits.js';
 import { createRedisStore } from '../dist/redis.js';
+import { FLOOR_LIBRARY, serverMicros } from './redis-diagnostics.mjs';
 
 const freePort = () =>
   new Promise((resolve) => {
@@ -46,8 +50,8 @@ async function startRedis() {
 
 const IDENTITIES = 10_000;
 
-/** Operations per second of `op` with `inFlight` concurrent loops for `ms`. */
-async function rate(op, inFlight, ms) {
+/** Operations per second of `op` with `inFlight` concurrent loops for `ms`; `cost` gets this process's CPU µs per op. */
+async function rate(op, inFlight, ms, cost) {
   const until = performance.now() + ms;
   let done = 0;
   const loop = async (worker) => {
@@ -57,7 +61,10 @@ async function rate(op, inFlight, ms) {
     }
   };
   const started = performance.now();
+  const cpu = process.cpuUsage();
   await Promise.all(Array.from({ length: inFlight }, (_, worker) => loop(worker)));
+  const used = process.cpuUsage(cpu);
+  cost?.((used.user + used.system) / done, done);
   return Math.round((done * 1000) / (performance.now() - started));
 }
 
@@ -112,7 +119,12 @@ export async function runRedisBench({ runs = Number(process.env.BENCH_RUNS ?? 5)
     const rlf = new RateLimiterRedis({ storeClient: client, points: 1e12, duration: 3600, keyPrefix: 'rlf' });
     const consume = (worker, i) => rlf.consume(`u${identity(worker, i)}`, 1);
     const ping = () => client.ping();
-    const ops = { admit, whole, consume, ping };
+    await client.function('LOAD', 'REPLACE', FLOOR_LIBRARY);
+    // The blob: as long as an identity's state after the warm-up (measured below, before the runs).
+    let floorBytes = 128;
+    const floor = (worker, i) =>
+      client.fcall('tollgate_bench_floor', 1, `floor:{u${identity(worker, i)}}`, floorBytes);
+    const ops = { admit, whole, consume, ping, floor };
     // Warm: the scripts loaded, connections settled, the code optimised.
     for (const op of Object.values(ops)) await rate(op, 8, 300);
     // The client's own commands per admission: a script's inner commands are counted in
@@ -122,21 +134,37 @@ export async function runRedisBench({ runs = Number(process.env.BENCH_RUNS ?? 5)
       admitted++;
       return admit(worker, i);
     };
-    const before = await commandCalls(client, ['evalsha', 'eval']);
+    const before = await commandCalls(client, ['fcall', 'evalsha', 'eval']);
     await rate(counted, 64, 300);
     const roundTrips = Number(
-      (((await commandCalls(client, ['evalsha', 'eval'])) - before) / admitted).toFixed(2),
+      (((await commandCalls(client, ['fcall', 'evalsha', 'eval'])) - before) / admitted).toFixed(2),
     );
+    // The floor's blob: the mean length of the admitted identities' state and log keys.
+    let stateBytes = 0;
+    for (let i = 0; i < 100; i++)
+      for (const key of store.keysOf(`user:a${i}`))
+        stateBytes += Number(await client.strlen(key).catch(() => 0));
+    floorBytes = Math.max(16, Math.round(stateBytes / 100));
     // Runs interleaved: each run measures every task at 1 and 64 in flight, in an order that
-    // rotates from run to run, so load that comes and goes is shared out.
+    // rotates from run to run, so load that comes and goes is shared out. Beside each rate: this
+    // process's CPU µs per op, and Redis's (its time in the op's top-level command).
     const names = Object.keys(ops);
     const perRun = [];
+    const clientMicros = Object.fromEntries(names.map((name) => [name, { 1: [], 64: [] }]));
+    const redisMicros = Object.fromEntries(names.map((name) => [name, { 1: [], 64: [] }]));
     for (let run = 0; run < runs; run++) {
       const figures = Object.fromEntries(names.map((name) => [name, {}]));
       for (const inFlight of [1, 64])
         for (let k = 0; k < names.length; k++) {
           const name = names[(k + run) % names.length];
-          figures[name][inFlight] = await rate(ops[name], inFlight, ms);
+          await client.config('RESETSTAT');
+          let done = 1;
+          figures[name][inFlight] = await rate(ops[name], inFlight, ms, (us, count) => {
+            clientMicros[name][inFlight].push(us);
+            done = Math.max(1, count);
+          });
+          // Per op (a whole request is two calls).
+          redisMicros[name][inFlight].push((await serverMicros(client)) / done);
         }
       perRun.push(figures);
     }
@@ -151,6 +179,19 @@ export async function runRedisBench({ runs = Number(process.env.BENCH_RUNS ?? 5)
       'Redis whole request / consume, 1 in flight': perRun.map((f) => ratio(f.whole[1], f.consume[1])),
       'Redis whole request / consume, 64 in flight': perRun.map((f) => ratio(f.whole[64], f.consume[64])),
       'Redis admission / PING, 64 in flight': perRun.map((f) => ratio(f.admit[64], f.ping[64])),
+      // Diagnostics (no target): the floor of any one-round-trip admission on the server's clock,
+      // measured the same way; how far tollgate's admission is above it.
+      'diagnostic: floor (TIME+GET+SET function) / consume, 1 in flight': perRun.map((f) =>
+        ratio(f.floor[1], f.consume[1]),
+      ),
+      'diagnostic: floor (TIME+GET+SET function) / consume, 64 in flight': perRun.map((f) =>
+        ratio(f.floor[64], f.consume[64]),
+      ),
+      'diagnostic: floor (TIME+GET+SET function) / PING, 64 in flight': perRun.map((f) =>
+        ratio(f.floor[64], f.ping[64]),
+      ),
+      'diagnostic: Redis admission / floor, 1 in flight': perRun.map((f) => ratio(f.admit[1], f.floor[1])),
+      'diagnostic: Redis admission / floor, 64 in flight': perRun.map((f) => ratio(f.admit[64], f.floor[64])),
     };
     const targets = {
       'Redis admission / RateLimiterRedis.consume, 1 in flight': { atLeast: 1 },
@@ -160,11 +201,19 @@ export async function runRedisBench({ runs = Number(process.env.BENCH_RUNS ?? 5)
       'Redis admission / PING, 64 in flight': { atLeast: 0.5 },
     };
     const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
+    const micros = (table) =>
+      Object.fromEntries(
+        names.map((name) => [
+          label[name],
+          { 1: Number(median(table[name][1]).toFixed(1)), 64: Number(median(table[name][64]).toFixed(1)) },
+        ]),
+      );
     const label = {
       admit: 'tollgate admit (every bucket)',
       whole: 'tollgate admit + complete (every bucket)',
       consume: 'rate-limiter-flexible RateLimiterRedis.consume (one bucket)',
       ping: 'ioredis PING',
+      floor: 'diagnostic: floor, a function doing TIME + GET + SET of the state',
     };
     // ops/s: the median of the runs.
     const results = Object.fromEntries(
@@ -198,6 +247,17 @@ export async function runRedisBench({ runs = Number(process.env.BENCH_RUNS ?? 5)
     }
     const { redisBytes } = await import(new URL('./busy-identity.mjs', import.meta.url).href);
     const perIdentity = await redisBytes(client, createRedisStore, shipped, 100_000);
+    const clientMicrosPerOp = micros(clientMicros);
+    const redisMicrosPerOp = micros(redisMicros);
+    console.log('\n== redis diagnostics: µs per op, median of the runs (1 / 64 in flight) ==');
+    console.log(`${'op'.padEnd(66)} node process   inside Redis`);
+    for (const name of names)
+      console.log(
+        `${label[name].padEnd(66)} ${clientMicrosPerOp[label[name]][1]} / ${clientMicrosPerOp[label[name]][64]}`.padEnd(
+          82,
+        ) + `${redisMicrosPerOp[label[name]][1]} / ${redisMicrosPerOp[label[name]][64]}`,
+      );
+    console.log(`(the floor's blob: ${floorBytes} bytes, the mean length of an admitted identity's keys)`);
     return {
       results,
       ratioRuns,
@@ -205,6 +265,11 @@ export async function runRedisBench({ runs = Number(process.env.BENCH_RUNS ?? 5)
       // The medians, for a report that reads one figure per ratio.
       ratios: Object.fromEntries(Object.entries(ratioRuns).map(([name, values]) => [name, median(values)])),
       roundTripsPerAdmission: roundTrips,
+      // Diagnostics: µs per op (median of the runs) in this node process (ioredis and the store)
+      // and inside Redis (INFO commandstats), at 1 and 64 in flight; the floor's blob length.
+      clientMicrosPerOp,
+      redisMicrosPerOp,
+      floorBytes,
       bytesPerIdentity: Math.round(bytes / 200),
       idleBytesPerIdentity: perIdentity.idle,
       busyBytesPerIdentity: perIdentity.busy,

@@ -65,15 +65,27 @@ interface Response {
   readonly socket: unknown;
   readonly writableFinished: boolean;
   readonly statusCode: number;
-  on(event: 'close', listener: () => void): unknown;
+  on(event: 'close', listener: (this: Response) => void): unknown;
+}
+
+// The settlement of a response, kept on the response under a symbol so one shared listener serves
+// every request: no closure and no context object per request.
+const SETTLE = Symbol('tollgate.settle');
+type Settled = Response & { [SETTLE]?: Pick<Settle, 'finish' | 'abort'> };
+
+function settleOnEnd(this: Settled): void {
+  const watch = this[SETTLE]!;
+  if (this.writableFinished) void watch.finish(this.statusCode);
+  else void watch.abort();
 }
 
 /**
  * Settles an admitted request when its response emits `close`: once, after `finish` when it was
  * sent (then `finish(statusCode)`), or when the client went away first (then `abort`). One listener
- * per request, added with `on` (a `once` wrapper would bind a function per request). Only a queued
- * response (pipelined behind another, no socket yet) needs its connection watched as well: it
- * never emits `close` when the client hangs up, and the one on the socket does.
+ * per request, added with `on` (a `once` wrapper would bind a function per request), and shared by
+ * all responses (Node calls it with the response as `this`). Only a queued response (pipelined
+ * behind another, no socket yet) needs its connection watched as well: it never emits `close`
+ * when the client hangs up, and the one on the socket does.
  * @example
  * import { createServer } from 'node:http';
  * import { tollgate } from 'tollgate/node';
@@ -82,6 +94,13 @@ interface Response {
  */
 export function settleOnClose(res: Response, connection: Connection, settle: Settle): void {
   const watch = res.socket === null ? new SlotWatch(settle, connection) : settle;
+  const settled = res as Settled;
+  if (settled[SETTLE] === undefined) {
+    settled[SETTLE] = watch;
+    res.on('close', settleOnEnd);
+    return;
+  }
+  // A second gate on the same response (two middlewares): its own listener, its own settlement.
   res.on('close', () => {
     if (res.writableFinished) void watch.finish(res.statusCode);
     else void watch.abort();

@@ -25,7 +25,7 @@ import { after, isThenable, type MaybePromise } from './maybe-async.js';
 import { nearestOf } from './nearest-of.js';
 import { readStatus } from './read-status.js';
 import type { RequestFacts } from './request-facts.js';
-import { BAD_CREDENTIALS, createTokenResolver } from './resolve-token.js';
+import { BAD_CREDENTIALS, createTokenResolver, orBadCredentials } from './resolve-token.js';
 import { settleOnce } from './settle-once.js';
 
 export type { Gate, GateOptions } from './gate-types.js';
@@ -58,7 +58,7 @@ export function createGate(options: GateOptions): Gate {
   const basePath = createBasePath(options.basePath ?? '');
   const resolveToken =
     options.resolveToken !== undefined
-      ? (facts: RequestFacts) => after(options.resolveToken!(facts), (token) => token ?? BAD_CREDENTIALS)
+      ? (facts: RequestFacts) => after(options.resolveToken!(facts), orBadCredentials)
       : createTokenResolver({
           lookupToken: options.lookupToken!,
           ...(options.tokenPrefixes === undefined ? {} : { tokenPrefixes: options.tokenPrefixes }),

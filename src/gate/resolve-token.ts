@@ -44,6 +44,16 @@ export const BAD_CREDENTIALS = 'bad_credentials' as const;
 // `Bearer <t>`, `token <t>` (the older spelling clients still send) and `Basic <base64>`.
 const AUTHORIZATION = /^(bearer|token|basic)[ \t]+(\S+)[ \t]*$/i;
 
+/**
+ * A lookup's answer as the gate takes it: no token is bad credentials. One function for every
+ * request (an arrow written at the call would be a new closure each time).
+ * @example
+ * import { orBadCredentials } from './resolve-token.js';
+ * orBadCredentials(null); // BAD_CREDENTIALS
+ */
+export const orBadCredentials = (token: Token | null | undefined): Token | typeof BAD_CREDENTIALS =>
+  token ?? BAD_CREDENTIALS;
+
 function decodeBasic(encoded: string): string | null {
   try {
     // atob gives one character per byte: decode those bytes as the UTF-8 they are.
@@ -125,6 +135,6 @@ export function createTokenResolver(
         kind = prefixes[i]![1];
         break;
       }
-    return after(lookupToken(secret, { scheme, kind, request: facts }), (token) => token ?? BAD_CREDENTIALS);
+    return after(lookupToken(secret, { scheme, kind, request: facts }), orBadCredentials);
   };
 }

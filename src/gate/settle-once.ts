@@ -29,30 +29,45 @@ export function settleOnce(
   facts: RequestFacts,
   report: (error: unknown, facts: RequestFacts) => void,
 ): Settle {
-  let settled = false;
-  return {
-    finish(status, cpuMs) {
-      if (settled) return;
-      settled = true;
-      const share = cpu.stop(mark);
-      try {
-        const result = limiter.complete(ticket, { status, cpuMs: cpuMs ?? share });
-        if (result instanceof Promise) return result.then(noValue, (error) => report(error, facts));
-      } catch (error) {
-        report(error, facts);
-      }
-    },
-    abort() {
-      if (settled) return;
-      settled = true;
-      try {
-        const result = limiter.release(ticket, cpu.stop(mark));
-        if (result instanceof Promise) return result.then(noValue, (error) => report(error, facts));
-      } catch (error) {
-        report(error, facts);
-      }
-    },
-  };
+  return new SettleOnce(limiter, ticket, cpu, mark, facts, report);
+}
+
+// One object per admitted request, its methods on the prototype: no closures and no context
+// object per request (profile of the node adapter's server: the closures' allocations showed).
+class SettleOnce implements Settle {
+  private settled = false;
+
+  constructor(
+    private readonly limiter: Limiter<LimitsStore>,
+    private readonly ticket: NonNullable<Verdict['ticket']>,
+    private readonly cpu: CpuShare,
+    private readonly mark: CpuMark,
+    private readonly facts: RequestFacts,
+    private readonly report: (error: unknown, facts: RequestFacts) => void,
+  ) {}
+
+  finish(status: number, cpuMs?: number): void | Promise<void> {
+    if (this.settled) return;
+    this.settled = true;
+    const share = this.cpu.stop(this.mark);
+    try {
+      const result = this.limiter.complete(this.ticket, { status, cpuMs: cpuMs ?? share });
+      if (result instanceof Promise) return result.then(noValue, (error) => this.report(error, this.facts));
+    } catch (error) {
+      this.report(error, this.facts);
+    }
+  }
+
+  abort(): void | Promise<void> {
+    if (this.settled) return;
+    this.settled = true;
+    try {
+      const result = this.limiter.release(this.ticket, this.cpu.stop(this.mark));
+      if (result instanceof Promise) return result.then(noValue, (error) => this.report(error, this.facts));
+    } catch (error) {
+      this.report(error, this.facts);
+    }
+  }
 }
 
 const noValue = (): void => undefined;

@@ -20,7 +20,7 @@ if op == 'a' or op == 'x' then
   local limit, cost = tonumber(ARGV[4]), tonumber(ARGV[5])
   local content, graphql, counts = ARGV[6] == '1', ARGV[7] == '1', ARGV[8] == '1'
   local reading = t
-  if now >= 0 and now ~= math.huge then reading = math.min(math.floor(now), t) end
+  if now >= 0 and now ~= math.huge then reading = min(floor(now), t) end
   local lease_end = t + LEASE_MS
   -- The tickets held with a lease still running are the requests in flight. s[2] counts the
   -- tickets the set holds, some maybe with their lease run out: 0, and there is none to count.
@@ -50,18 +50,18 @@ if op == 'a' or op == 'x' then
   if LOG_USES[p] then wait = log_wait(logs[p], t, LOG_SPANS[p], cost, cap) else wait = bucket_wait(points, cost, cap, PW) end
   if wait > 0 then
     if rule == 0 then rule = points_rule end
-    retry_at = math.max(retry_at, t + wait)
+    retry_at = max(retry_at, t + wait)
   end
   wait = log_wait(logs[3], t, LOG_SPANS[3], 1, CPU)
   if wait > 0 then
     if rule == 0 then rule = 5 end
-    retry_at = math.max(retry_at, t + wait)
+    retry_at = max(retry_at, t + wait)
   end
   if graphql then
     wait = log_wait(logs[4], t, LOG_SPANS[4], 1, GQL_CPU)
     if wait > 0 then
       if rule == 0 then rule = 6 end
-      retry_at = math.max(retry_at, t + wait)
+      retry_at = max(retry_at, t + wait)
     end
   end
   local minute = refill(s[7], PER_MINUTE, elapsed)
@@ -70,12 +70,12 @@ if op == 'a' or op == 'x' then
     if LOG_USES[5] then wait = log_wait(logs[5], t, MINUTE, 1, PER_MINUTE) else wait = bucket_wait(minute, 1, PER_MINUTE, MINUTE) end
     if wait > 0 then
       if rule == 0 then rule = 7 end
-      retry_at = math.max(retry_at, t + wait)
+      retry_at = max(retry_at, t + wait)
     end
     if LOG_USES[6] then wait = log_wait(logs[6], t, HOUR, 1, PER_HOUR) else wait = bucket_wait(hour, 1, PER_HOUR, HOUR) end
     if wait > 0 then
       if rule == 0 then rule = 8 end
-      retry_at = math.max(retry_at, t + wait)
+      retry_at = max(retry_at, t + wait)
     end
   end
   -- A denied request changes no state (all or nothing). A primary refusal also waits for any
@@ -83,7 +83,7 @@ if op == 'a' or op == 'x' then
   if primary_denied or rule ~= 0 then keep_dropped(logs) end
   if primary_denied then
     local freed = reset
-    if rule ~= 0 then freed = math.max(reset, retry_at) end
+    if rule ~= 0 then freed = max(reset, retry_at) end
     return { 0, 1, used, reset, freed, reading }
   end
   if rule ~= 0 then return { 0, rule, used, reset, retry_at, reading } end
@@ -113,20 +113,20 @@ if op == 'a' or op == 'x' then
     -- The completion's 304 refund (seed 000, "Polling rules"); the answer still shows the admission.
     if counts and tonumber(ARGV[10]) == 304 then s[ws + 1] = used end
     local charge = 0
-    if tonumber(ARGV[11]) > 0 then charge = math.ceil(tonumber(ARGV[11])) end
-    charge_log(logs[3], t, math.min(charge, CPU), LOG_QUANTA[3])
-    if graphql then charge_log(logs[4], t, math.min(charge, GQL_CPU), LOG_QUANTA[4]) end
+    if tonumber(ARGV[11]) > 0 then charge = ceil(tonumber(ARGV[11])) end
+    charge_log(logs[3], t, min(charge, CPU), LOG_QUANTA[3])
+    if graphql then charge_log(logs[4], t, min(charge, GQL_CPU), LOG_QUANTA[4]) end
     save(logs)
     return { 1, new_used, reset, counted_reset, 0 }
   end
   -- A ticket id is never handed out twice for an identity: the time, and a counter within it.
   -- Ids only grow while the identity has state (and start from the time after it expired).
-  local id = math.max(s[17] + 1, t * 1024)
+  local id = max(s[17] + 1, t * 1024)
   s[17] = id
-  if in_flight == 0 or not s[18] then s[18] = lease_end else s[18] = math.min(s[18], lease_end) end
+  if in_flight == 0 or not s[18] then s[18] = lease_end else s[18] = min(s[18], lease_end) end
   redis.call('ZADD', tickets_key, lease_end, string.format('%.0f', id))
   -- A rule counted in a log gets its number of the state from save_logs.
-  save(logs)
+  save(logs, true)
   return { 1, new_used, reset, counted_reset, id }
 end
 `;

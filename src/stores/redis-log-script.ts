@@ -26,7 +26,7 @@ local SLOT_SPAN = 16777216
 local SLOT_MAX_AGE = 536870912
 -- A log: body (entries only), first and last entry index in it (1-based), sum, and whether its
 -- key holds it now.
-local function entry(L, i) return struct.unpack('>dd', L.body, (i - 1) * 16 + 1) end
+local function entry(L, i) return sunpack('>dd', L.body, (i - 1) * 16 + 1) end
 local function load_log(i, at)
   local L = { body = '', first = 1, last = 0, sum = 0, kept = false }
   if not LOG_USES[i] then return L end
@@ -34,14 +34,14 @@ local function load_log(i, at)
   if slot == -1 then
     local raw = redis.call('GET', KEYS[2 + i])
     if raw then
-      L.sum = struct.unpack('>d', raw)
-      L.body = string.sub(raw, 9)
+      L.sum = sunpack('>d', raw)
+      L.body = sub(raw, 9)
       L.last = #L.body / 16
       L.kept = true
     end
   elseif slot > 0 then
     local w = slot % SLOT_SPAN
-    L.body = struct.pack('>dd', at - (slot - w) / SLOT_SPAN, w)
+    L.body = spack('>dd', at - (slot - w) / SLOT_SPAN, w)
     L.last = 1
     L.sum = w
   end
@@ -65,12 +65,12 @@ local function log_wait(L, t, span, need, cap)
     local time, w = entry(L, i)
     if time > edge then
       sum = sum - w
-      if sum + need <= cap then return math.max(1, time + span - t) end
+      if sum + need <= cap then return max(1, time + span - t) end
     end
   end
   if L.last >= L.first then
     local newest = entry(L, L.last)
-    if newest > edge then return math.max(1, newest + span - t) end
+    if newest > edge then return max(1, newest + span - t) end
   end
   return span
 end
@@ -78,7 +78,7 @@ end
 local function put_last(L, time, w, replace)
   local keep = L.last
   if replace then keep = L.last - 1 end
-  L.body = string.sub(L.body, 1, keep * 16) .. struct.pack('>dd', time, w)
+  L.body = sub(L.body, 1, keep * 16) .. spack('>dd', time, w)
   L.last = keep + 1
   L.changed = true
 end
@@ -99,7 +99,7 @@ local function keep_dropped(logs)
   for i = 1, 6 do
     local L = logs[i]
     if L and L.kept and L.dropped then
-      redis.call('SET', KEYS[2 + i], struct.pack('>d', L.sum) .. string.sub(L.body, (L.first - 1) * 16 + 1, L.last * 16), 'KEEPTTL')
+      redis.call('SET', KEYS[2 + i], spack('>d', L.sum) .. sub(L.body, (L.first - 1) * 16 + 1, L.last * 16), 'KEEPTTL')
     end
   end
 end
@@ -147,9 +147,9 @@ local function logs_expire(logs)
   for i = 1, 6 do
     local L = logs[i]
     if L then
-      if L.last >= L.first then latest = math.max(latest, entry(L, L.last) + LOG_SPANS[i]) end
+      if L.last >= L.first then latest = max(latest, entry(L, L.last) + LOG_SPANS[i]) end
     elseif LOG_USES[i] and logs[6 + i] > 0 then
-      latest = math.max(latest, packed_time(logs[6 + i]) + LOG_SPANS[i])
+      latest = max(latest, packed_time(logs[6 + i]) + LOG_SPANS[i])
     end
   end
   return latest
@@ -179,7 +179,7 @@ local function save_logs(logs, at, ttl)
       end
       s[2 + i] = slot
       if slot == -1 then
-        if not L.kept or L.dropped or L.changed then redis.call('SET', KEYS[2 + i], struct.pack('>d', L.sum) .. string.sub(L.body, (L.first - 1) * 16 + 1, L.last * 16), 'PX', ttl) end
+        if not L.kept or L.dropped or L.changed then redis.call('SET', KEYS[2 + i], spack('>d', L.sum) .. sub(L.body, (L.first - 1) * 16 + 1, L.last * 16), 'PX', ttl) end
       elseif L.kept then
         redis.call('DEL', KEYS[2 + i])
       end

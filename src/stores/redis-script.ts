@@ -20,8 +20,9 @@ export const SCRIPT_RULES = [
 export const SCRIPT_RESOURCES = ['core', 'search', 'graphql', 'lfs'] as const;
 
 /**
- * The script for one config: its numbers are written into the code, so a config is one script,
- * loaded once and called by SHA. KEYS: the identity's state (with the last ticket id: ids only
+ * The limits code for one config; as a library, it ends with the function `run(keys, argv)` that
+ * handles one call (as a script, the same code runs at its top level): its numbers are written into the code, so a config is one library (or script), loaded
+ * once. KEYS: the identity's state (with the last ticket id: ids only
  * grow, from the admission's time times 1,024, so none is handed out twice), its held tickets (a
  * sorted set of ticket ids scored by lease end) and its six sliding logs (LOG_RULES order; a key
  * only while its log is longer than one entry: see redis-log-script.ts), all hash-tagged by the
@@ -31,12 +32,8 @@ export const SCRIPT_RESOURCES = ['core', 'search', 'graphql', 'lfs'] as const;
  * the status and CPU ms it is settled with). Every number is an
  * integer below 2^53 and every operation the one `stepInto` does, in the same IEEE doubles, so
  * the answers are the memory store's (a differential test holds them to it).
- * @example
- * import { defaultLimits } from 'tollgate/limits';
- * import { limitsScript } from './redis-script.js';
- * limitsScript(defaultLimits()).includes('local LEASE_MS = 600000'); // true
  */
-export function limitsScript(config: LimitsConfig): string {
+function limitsCode(config: LimitsConfig, asLibrary: boolean): string {
   const { primary, secondary } = config;
   const windows = [
     primary.windowMs,
@@ -44,10 +41,10 @@ export function limitsScript(config: LimitsConfig): string {
     primary.resources.graphql.windowMs,
     primary.resources.lfs.windowMs,
   ];
-  // The shebang makes Redis 7 (and Valkey) refuse the whole script with OOM once `maxmemory` is
-  // reached (no `allow-oom` flag): a full Redis is a store failure, never a partial write.
-  return `#!lua
--- tollgate limits (generated from a LimitsConfig; see src/stores/redis-script.ts)
+  return `-- tollgate limits (generated from a LimitsConfig; see src/stores/redis-script.ts)
+-- The library functions the code calls most, as upvalues (a global is two table lookups a use),
+-- taken at the first call (a function library is loaded where the libraries are not visible).
+local floor, ceil, max, min, spack, sunpack, sub
 local WINDOWS = { ${windows.join(', ')} }
 local CONCURRENCY = ${secondary.concurrency.limit}
 local LEASE_MS = ${secondary.concurrency.leaseMs}
@@ -63,23 +60,32 @@ local MINUTE = 60000
 local HOUR = 3600000
 local SKEW = 1000
 local CONCURRENCY_RETRY_MS = 1000
--- The state's numbers, and its time as read (the packed logs' ages count from it).
+-- The state's numbers, and its time as read (the packed logs' ages count from it); in a library,
+-- the call's keys and arguments (set by each call: the code is loaded once).
 local s, at0
-${logsLua(config)}
-${LUA_FUNCTIONS}
-
-local state_key, tickets_key = KEYS[1], KEYS[2]
-local op = ARGV[1]
--- The server's clock, read once: the time of the event (unless the caller gives one) and the
--- clock an admission's deadline is checked on.
+${asLibrary ? 'local KEYS, ARGV\n' : ''}-- The server's clock, read once per call: the time of the event (unless the caller gives one) and
+-- the clock an admission's deadline is checked on.
 local server_now
 local function server_clock()
   if not server_now then
     local time = redis.call('TIME')
-    server_now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+    server_now = tonumber(time[1]) * 1000 + floor(tonumber(time[2]) / 1000)
   end
   return server_now
 end
+${logsLua(config)}
+${LUA_FUNCTIONS}
+
+${
+  // A library's code runs per call inside \`run\`; a script's at its top level, as it always did
+  // (a closure over every upvalue above, built on every EVAL, would cost the script more).
+  asLibrary ? 'local function run(keys, argv)\nKEYS, ARGV, server_now = keys, argv, nil\n' : ''
+}if not floor then
+  floor, ceil, max, min = math.floor, math.ceil, math.max, math.min
+  spack, sunpack, sub = struct.pack, struct.unpack, string.sub
+end
+local state_key, tickets_key = KEYS[1], KEYS[2]
+local op = ARGV[1]
 local now
 if ARGV[2] == '' then now = server_clock() else now = tonumber(ARGV[2]) end
 local raw = redis.call('GET', state_key)
@@ -96,7 +102,10 @@ local w = WINDOWS[resource]
 -- Every key of the identity expires when its last window ends, its last bucket is full and its
 -- last lease has run out (a held ticket keeps \`inFlight\` above 0, so \`t + LEASE_MS\` counts): then
 -- it is worth no more than no state at all.
-local function save(logs)
+-- \`ticket_added\`: an admission added a ticket, whose lease outlasts every ticket the set held, so
+-- the set's expiry moves with it. Nothing else extends the set: a completion or a settled
+-- admission adds no ticket, and the set already outlives every lease it holds.
+local function save(logs, ticket_added)
   local expires = expires_at(s, logs)
   if expires <= t then
     redis.call('DEL', state_key, tickets_key, KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8])
@@ -107,8 +116,8 @@ local function save(logs)
   local ttl = expires - t + SKEW
   save_logs(logs, t, ttl)
   redis.call('SET', state_key, cmsgpack.pack(unpack(s)), 'PX', ttl)
-  -- Without a ticket held the set is empty, so no key (s[2] never counts fewer than it holds).
-  if s[2] > 0 then redis.call('PEXPIRE', tickets_key, ttl) end
+  -- A held ticket keeps expires at or past t + LEASE_MS, its lease end.
+  if ticket_added then redis.call('PEXPIRE', tickets_key, ttl) end
 end
 -- The logs an event reads or charges: the points log \`points\` (1 REST, 2 GraphQL, 0 none), the
 -- CPU log, GraphQL's CPU log, the content logs. Every log whose key holds it is loaded too (it is
@@ -171,7 +180,7 @@ end
 local in_flight = 0
 if s[2] > 0 then in_flight = s[2] - 1 end
 local charge = 0
-if cpu_ms > 0 then charge = math.ceil(cpu_ms) end
+if cpu_ms > 0 then charge = ceil(cpu_ms) end
 s[3] = refill(s[3], REST, elapsed)
 s[4] = refill(s[4], GQL, elapsed)
 s[5] = 0
@@ -183,9 +192,35 @@ s[2] = in_flight
 if in_flight == 0 then s[18] = nil end
 s[ws + 1] = used
 settle_logs(logs, t)
-charge_log(logs[3], t, math.min(charge, CPU), LOG_QUANTA[3])
-if graphql then charge_log(logs[4], t, math.min(charge, GQL_CPU), LOG_QUANTA[4]) end
+charge_log(logs[3], t, min(charge, CPU), LOG_QUANTA[3])
+if graphql then charge_log(logs[4], t, min(charge, GQL_CPU), LOG_QUANTA[4]) end
 save(logs)
 return { 1, window_used(stored_reset, used, t, w), current_reset(stored_reset, t, w) }
-`;
+${asLibrary ? 'end\n' : ''}`;
+}
+
+/**
+ * The limits code as an `EVAL` script (Redis 6, or where functions are refused): the whole code
+ * runs on every call. The shebang makes Redis 7 (and Valkey) refuse it with OOM once `maxmemory`
+ * is reached (no `allow-oom` flag): a full Redis is a store failure, never a partial write.
+ * @example
+ * import { defaultLimits } from 'tollgate/limits';
+ * import { limitsScript } from './redis-script.js';
+ * limitsScript(defaultLimits()).includes('local LEASE_MS = 600000'); // true
+ */
+export function limitsScript(config: LimitsConfig): string {
+  return `#!lua\n${limitsCode(config, false)}`;
+}
+
+/**
+ * The limits code as a Redis 7 function library (`FUNCTION LOAD`): its functions are defined once,
+ * at load, and each `FCALL name` runs only `run`. Registered without flags, so like the script it
+ * may write and is refused with OOM once `maxmemory` is reached.
+ * @example
+ * import { defaultLimits } from 'tollgate/limits';
+ * import { limitsLibrary } from './redis-script.js';
+ * limitsLibrary(defaultLimits(), 'tollgate_0a1b').startsWith('#!lua name=tollgate_0a1b'); // true
+ */
+export function limitsLibrary(config: LimitsConfig, name: string): string {
+  return `#!lua name=${name}\n${limitsCode(config, true)}redis.register_function('${name}', run)\n`;
 }

@@ -8,6 +8,13 @@ export interface RedisClientLike {
   readonly status: string;
   evalsha(sha: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
   eval(script: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
+  /** Redis 7 functions: the store loads its library once and calls it with `FCALL` (else `EVALSHA`). */
+  fcall?(name: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
+  function?(subcommand: 'LOAD', replace: 'REPLACE', code: string): Promise<unknown>;
+  /** A Cluster's masters: the library is loaded on each. */
+  nodes?(
+    role: 'master',
+  ): readonly { function?(subcommand: 'LOAD', replace: 'REPLACE', code: string): Promise<unknown> }[];
   getBuffer(key: string): Promise<Buffer | null>;
   del(...keys: string[]): Promise<unknown>;
   /** The server's clock, for admissions' deadlines. */

@@ -1,5 +1,4 @@
 /** tollgate/redis: the Redis (or Valkey) store, limit state shared by many server instances, one script call per event. */
-import { createHash } from 'node:crypto';
 import { checkOptions } from '../core/check-options.js';
 import { TollgateError } from '../core/errors.js';
 import { defaultLimits } from '../limits/default-limits.js';
@@ -9,6 +8,7 @@ import type { LimitsConfig } from '../limits/limits-config.js';
 import type { AsyncLimitsStore } from '../limits/limits-store.js';
 import { LOG_RULES } from '../limits/log-rules.js';
 import type { Verdict } from '../limits/verdict.js';
+import { createLimitsCaller } from './redis-caller.js';
 import { createFailurePolicy } from './redis-failure-policy.js';
 import {
   admitArgs,
@@ -18,7 +18,6 @@ import {
   settleArgs,
   settleVerdict,
 } from './redis-protocol.js';
-import { limitsScript } from './redis-script.js';
 import { createServerClock } from './redis-server-clock.js';
 import { readRedisState } from './redis-state.js';
 import { checkRedisStoreOptions, type RedisStoreOptions } from './redis-store-options.js';
@@ -44,8 +43,9 @@ export interface RedisStore extends AsyncLimitsStore {
 
 /**
  * A store over an ioredis client (`new Redis(url)` or `new Redis.Cluster(nodes)`) that the caller
- * owns. Each event is ONE call of one Lua script, by SHA (sent whole once on NOSCRIPT), which
- * reads the identity's state, decides every bucket of the request as `stepInto` does, and writes
+ * owns. Each event is ONE call of the limits code: a Redis 7 function (`FCALL`; the library loaded
+ * once), or a Lua script by SHA (sent whole once on NOSCRIPT) where functions are missing or
+ * refused (redis-caller.ts). It reads the identity's state, decides every bucket of the request as `stepInto` does, and writes
  * it back: atomically, whatever the number of instances, in either window mode. Slow, down or
  * full Redis: see `onFailure`; an admission that runs after its deadline charges nothing.
  * @example
@@ -60,7 +60,9 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   const { client, prefix, timeoutMs } = settings;
   const policy = createFailurePolicy(client, settings);
   const serverClock = createServerClock(client);
-  let script: { config: LimitsConfig; text: string; sha: string } | undefined;
+  const caller = createLimitsCaller(client);
+  /** The config of the last call: the one `read` counts logs with and `reset` calls. */
+  let lastConfig: LimitsConfig | undefined;
   /** Tickets Redis admitted and nobody settled yet: `close` releases them. */
   const outstanding = new Set<Ticket>();
   /** Calls sent and not yet answered: `close` waits for them. */
@@ -80,13 +82,6 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     `${prefix}{${key}}:t`,
     ...LOG_RULES.map((_, i) => `${prefix}{${key}}:l${i}`),
   ];
-  const scriptFor = (config: LimitsConfig) => {
-    if (script?.config === config) return script;
-    const text = limitsScript(config);
-    script = { config, text, sha: createHash('sha1').update(text).digest('hex') };
-    return script;
-  };
-
   function tracked<T>(promise: Promise<T>): Promise<T> {
     inFlight.add(promise);
     const done = () => inFlight.delete(promise);
@@ -95,15 +90,8 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   }
 
   function call(config: LimitsConfig, key: string, args: (string | number)[]): Promise<ScriptAnswer> {
-    const { text, sha } = scriptFor(config);
-    const keys = keysOf(key);
-    return tracked(
-      client.evalsha(sha, keys.length, ...keys, ...args).catch((error: unknown) => {
-        if (!String((error as Error)?.message).startsWith('NOSCRIPT')) throw error;
-        // A restarted or new server: send the script whole; it is cached by SHA from then on.
-        return client.eval(text, keys.length, ...keys, ...args);
-      }) as Promise<ScriptAnswer>,
-    );
+    lastConfig = config;
+    return tracked(caller.call(config, keysOf(key), args));
   }
 
   /** Sends the completions Redis missed; each settles its ticket at most once. */
@@ -177,7 +165,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     },
     async read(key: string): Promise<IdentityState | undefined> {
       // The logs' numbers are read as the script that wrote them counts them (its config).
-      const config = script?.config ?? defaultLimits();
+      const config = lastConfig ?? defaultLimits();
       const read = await policy.guard(() =>
         tracked(readRedisState(client, keysOf(key), config)).then((state) => ({ state })),
       );
@@ -188,8 +176,8 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       try {
         // The script keeps the identity's ticket counter; with no script loaded yet, no ticket
         // of this instance can be in flight, and the keys just go.
-        if (script === undefined) await tracked(client.del(...keysOf(key)));
-        else await call(script.config, key, ['z', lastClock, 1]);
+        if (lastConfig === undefined) await tracked(client.del(...keysOf(key)));
+        else await call(lastConfig, key, ['z', lastClock, 1]);
       } catch (error) {
         throw new TollgateError('TOLLGATE_STORE_UNAVAILABLE', `redis store: could not reset \`${key}\``, {
           cause: error,
@@ -198,7 +186,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     },
     async close(): Promise<void> {
       closed = true;
-      const config = script?.config;
+      const config = lastConfig;
       if (config !== undefined) {
         for (const ticket of outstanding)
           unsettled.push([ticket.key, settleArgs({ kind: 'release', ticket, cpuMs: 0 }, lastClock)]);

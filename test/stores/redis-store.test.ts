@@ -70,7 +70,7 @@ describe.runIf(runRedisTests)('the Redis store', () => {
     expect(ids.size).toBe(1_100);
   });
 
-  it('reloads its script transparently after SCRIPT FLUSH (NOSCRIPT)', async () => {
+  it('reloads its code transparently after SCRIPT FLUSH and FUNCTION FLUSH', async () => {
     const store = createRedisStore({
       client: redis.client,
       prefix: 'reload:',
@@ -79,6 +79,35 @@ describe.runIf(runRedisTests)('the Redis store', () => {
     });
     expect((await store.apply(admitEvent(), T0, config)).allowed).toBe(true);
     await redis.client.script('FLUSH');
+    await redis.client.function('FLUSH');
     expect((await store.apply(admitEvent(), T0, config)).used).toBe(2);
+  });
+
+  it('keeps the ticket set as long as a held lease runs; only an admission extends it', async () => {
+    // The server's clock, so expiries are real: a lease of 30 s (the test config).
+    const store = createRedisStore({ client: redis.client, prefix: 'lease:', timeoutMs: 2_000 });
+    const key = 'user:lease';
+    const [, ticketsKey] = store.keysOf(key);
+    const pexpires = async () =>
+      Number(/cmdstat_pexpire:calls=(\d+)/.exec(await redis.client.info('commandstats'))?.[1] ?? 0);
+    const first = await store.apply(admitEvent({ key }), Date.now(), config);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const second = await store.apply(admitEvent({ key }), Date.now(), config);
+    const before = await pexpires();
+    const completed = await store.apply(
+      { kind: 'complete', ticket: first.ticket!, status: 200, cpuMs: 5 },
+      Date.now(),
+      config,
+    );
+    expect(completed.allowed).toBe(true);
+    expect(await pexpires()).toBe(before);
+    // The second ticket is still held: the set outlives its lease (30 s, less the time since).
+    expect(await redis.client.zcard(ticketsKey!)).toBe(1);
+    expect(await redis.client.pttl(ticketsKey!)).toBeGreaterThan(
+      config.secondary.concurrency.leaseMs - 1_000,
+    );
+    expect((await store.read(key))?.inFlight).toBe(1);
+    await store.apply({ kind: 'release', ticket: second.ticket!, cpuMs: 0 }, Date.now(), config);
+    expect(await redis.client.exists(ticketsKey!)).toBe(0);
   });
 });
