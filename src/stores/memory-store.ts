@@ -16,7 +16,6 @@ import { unheldVerdict } from '../limits/step-finish.js';
 import { stepInto } from '../limits/step-into.js';
 import type { Verdict } from '../limits/verdict.js';
 import { createLogKeeper } from './log-keeper.js';
-import { fastPathApplies, fusedAdmit } from './memory-fast-path.js';
 import { MEMORY_STORE_OPTIONS } from './store-options-spec.js';
 
 /** Every this many applies, the clock hand checks a few identities for expiry. */
@@ -198,8 +197,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       const src = row === undefined ? zero : slab;
       const t = effectiveTime(now, src[offset + SLOT.at]!);
       // The logs this event reads and charges: the others stay where they are (see LogKeeper).
-      const plan = logPlan(config);
-      const mask = eventLogs(event, t < src[offset + SLOT.at]!, plan);
+      const mask = eventLogs(event, t < src[offset + SLOT.at]!, logPlan(config));
       if (event.kind !== 'admit') {
         // A ticket is a claim on a slot this store holds: a copy, a forgery, or one settled or
         // expired already changes nothing.
@@ -222,11 +220,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         // INVARIANT: the in-flight count is the number of tickets held with a lease still running.
         slab[offset + SLOT.inFlight] = tickets.live(row, t);
         const book = logs.load(slab, offset, row, config, mask);
-        // The common case fused (memory-fast-path.ts); a refusal, or anything else, through the kernel.
-        const verdict =
-          (fastPathApplies(plan, t, slab[offset + SLOT.at]!, event.settle)
-            ? fusedAdmit(slab, offset, event, t, config, plan, row, id, book)
-            : null) ?? stepInto(slab, offset, event, now, config, slab, offset, row, id, book);
+        const verdict = stepInto(slab, offset, event, now, config, slab, offset, row, id, book);
         if (verdict.allowed) {
           if (event.settle !== undefined) settleAtOnce(slab, offset, row, verdict, event.settle, now, config);
           else {
