@@ -73,10 +73,14 @@ interface Response {
 const SETTLE = Symbol('tollgate.settle');
 type Settled = Response & { [SETTLE]?: Pick<Settle, 'finish' | 'abort'> };
 
-function settleOnEnd(this: Settled): void {
-  const watch = this[SETTLE]!;
-  if (this.writableFinished) void watch.finish(this.statusCode);
+// Sent: finish with its status; closed before that (the client went away): abort.
+function settleResponse(res: Response, watch: Pick<Settle, 'finish' | 'abort'>): void {
+  if (res.writableFinished) void watch.finish(res.statusCode);
   else void watch.abort();
+}
+
+function settleOnEnd(this: Settled): void {
+  settleResponse(this, this[SETTLE]!);
 }
 
 /**
@@ -101,8 +105,5 @@ export function settleOnClose(res: Response, connection: Connection, settle: Set
     return;
   }
   // A second gate on the same response (two middlewares): its own listener, its own settlement.
-  res.on('close', () => {
-    if (res.writableFinished) void watch.finish(res.statusCode);
-    else void watch.abort();
-  });
+  res.on('close', () => settleResponse(res, watch));
 }
