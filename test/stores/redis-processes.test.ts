@@ -5,11 +5,13 @@ import { createRedisStore } from '../../src/stores/redis-store.js';
 import { projectRoot } from '../support/build-once.js';
 import { runRedisTests, sharedRedis } from '../support/redis-server.js';
 
-function hammer(url: string): Promise<{ admitted: number; refused: number }> {
+const PROCESSES = 4;
+
+function hammer(url: string, barrierKey: string): Promise<{ admitted: number; refused: number }> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'test/stores/fixtures/hammer.ts', url, '2500', '40'],
+      ['--import', 'tsx', 'test/stores/fixtures/hammer.ts', url, '2500', '40', barrierKey, String(PROCESSES)],
       {
         cwd: projectRoot,
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -38,7 +40,10 @@ describe.runIf(runRedisTests)('many processes, one limit', () => {
         await new Promise((resolve) => setTimeout(resolve, 3));
       }
     })();
-    const results = await Promise.all(Array.from({ length: 4 }, () => hammer(redis.server.url)));
+    const barrierKey = `test:hammer-barrier:${process.pid}:${Date.now()}`;
+    const results = await Promise.all(
+      Array.from({ length: PROCESSES }, () => hammer(redis.server.url, barrierKey)),
+    );
     sampling = false;
     await sampler;
     const admitted = results.reduce((sum, r) => sum + r.admitted, 0);
