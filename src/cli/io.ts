@@ -8,6 +8,8 @@ export interface CliIo {
   readonly isTty: boolean;
   /** True when stderr is a terminal (progress); read as `isTty` when not given. */
   readonly stderrIsTty?: boolean;
+  /** Milliseconds for progress displays (when to draw, the time left); `Date.now` when not given. */
+  readonly clock?: () => number;
 }
 
 /** A CLI command: parses its own arguments and returns the process exit code. */

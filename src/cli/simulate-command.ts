@@ -88,7 +88,7 @@ export const simulateCommand: Command = (args, io) => {
   }
   const forced = values.progress === true;
   const expanded = expandScenario(scenario);
-  const bar = progress(io, 'simulating', forced);
+  const bar = progress(io, 'simulating', forced, io.clock);
   let report: SimulationReport;
   try {
     bar.update(0);
@@ -102,7 +102,7 @@ export const simulateCommand: Command = (args, io) => {
   }
   let recommendations: PlannerAdvice[] | undefined;
   if (values.recommend) {
-    const planning = progress(io, 'recommending', forced);
+    const planning = progress(io, 'recommending', forced, io.clock);
     try {
       planning.update(0);
       recommendations = recommend(scenario, tables, {

@@ -33,7 +33,16 @@ describe('tollgate simulate', () => {
       'long.yaml',
       'seed: 5\nduration_seconds: 3600\ncallers:\n  - name: g\n    token: { kind: classic, user: g }\n    workers: 20\n    behaviour: greedy\n    mix: [{ endpoint: "GET /repos/{owner}/{repo}/issues/events" }]\n    latency_ms: 30\n',
     );
-    await runCli(['simulate', scenario], { stdout: () => {}, stderr: (t) => (stderr += t), isTty: true });
+    // A clock that moves 50 ms each time it is read: the run is "over a second" however fast this
+    // machine is, and the bar is drawn as it would be on a slow one.
+    let now = 0;
+    const clock = () => (now += 50);
+    await runCli(['simulate', scenario], {
+      stdout: () => {},
+      stderr: (t) => (stderr += t),
+      isTty: true,
+      clock,
+    });
     expect(stderr).toMatch(
       /\rsimulating \[#*\s*\] \d+%, (about \d+ (s|min) left|estimating the time left|done)/,
     );
