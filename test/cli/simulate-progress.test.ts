@@ -34,9 +34,7 @@ describe('the simulate progress display', () => {
     shown.at(1000);
     shown.bar.update(0.5);
     // 0.5 done in 1 s: about 1 s left.
-    expect(shown.take()).toBe(
-      `\rsimulating [${'#'.repeat(15)}${' '.repeat(15)}] 50%, about 1 s left   `,
-    );
+    expect(shown.take()).toBe(`\rsimulating [${'#'.repeat(15)}${' '.repeat(15)}] 50%, about 1 s left   `);
     shown.at(1099);
     shown.bar.update(0.6);
     expect(shown.take()).toBe('');
