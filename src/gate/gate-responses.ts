@@ -47,6 +47,24 @@ export interface GateResponses {
 }
 
 /**
+ * A new object with the headers of `first`, then those of `second` (which win). Copied key by key:
+ * a literal spreading two objects took V8's slow path in the profile (a frozen one first), about
+ * twice the time of this loop, on every admitted request.
+ * @example
+ * import { joinHeaders } from './gate-responses.js';
+ * joinHeaders({ a: '1', b: '2' }, { b: '3' }); // { a: '1', b: '3' }
+ */
+export function joinHeaders(
+  first: Readonly<Record<string, string>>,
+  second: Readonly<Record<string, string>>,
+): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name in first) headers[name] = first[name]!;
+  for (const name in second) headers[name] = second[name]!;
+  return headers;
+}
+
+/**
  * The writers of the gate's answers.
  * @example
  * import { createLimiter } from 'tollgate';
