@@ -30,7 +30,9 @@ import { BAD_CREDENTIALS, createTokenResolver, orBadCredentials } from './resolv
 
 export type { Gate, GateOptions } from './gate-types.js';
 
-const POLLED = new Set(['GET /notifications', 'GET /repos/{owner}/{repo}/notifications']);
+// The polled endpoints' keys, compared as strings: a Set's lookup hashed the key on every request.
+const isPolled = (key: string): boolean =>
+  key === 'GET /notifications' || key === 'GET /repos/{owner}/{repo}/notifications';
 
 /**
  * The gate. Order, as the service answers: a bad path or unknown endpoint first (nothing charged);
@@ -282,7 +284,7 @@ export function createGate(options: GateOptions): Gate {
       });
     }
     const headers = joinHeaders(decision.headers, limitHeaders);
-    if (POLLED.has(entry.key)) {
+    if (isPolled(entry.key)) {
       headers[pollHeaders.pollInterval] = String(pollInterval(load(), limiter.config));
       headers[pollHeaders.lastModified] = httpDate(clock());
     }

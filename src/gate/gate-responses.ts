@@ -47,9 +47,9 @@ export interface GateResponses {
 }
 
 /**
- * A new object with the headers of `first`, then those of `second` (which win). Copied key by key:
- * a literal spreading two objects took V8's slow path in the profile (a frozen one first), about
- * twice the time of this loop, on every admitted request.
+ * A new object with the headers of `first`, then those of `second` (which win). Not a literal
+ * spreading both: that took V8's slow path in the profile (a frozen object first); nor a loop of
+ * keyed stores, which go megamorphic over the header names (instruction counts, cachegrind).
  * @example
  * import { joinHeaders } from './gate-responses.js';
  * joinHeaders({ a: '1', b: '2' }, { b: '3' }); // { a: '1', b: '3' }
@@ -58,10 +58,7 @@ export function joinHeaders(
   first: Readonly<Record<string, string>>,
   second: Readonly<Record<string, string>>,
 ): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const name in first) headers[name] = first[name]!;
-  for (const name in second) headers[name] = second[name]!;
-  return headers;
+  return Object.assign({}, first, second);
 }
 
 /**
