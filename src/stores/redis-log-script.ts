@@ -1,16 +1,17 @@
-/** The sliding logs inside the Redis script: what sliding-log.ts and log-slot.ts do, in Lua over packed strings. */
+/** The sliding logs inside the Redis script: what sliding-log.ts and log-slot.ts do, in Lua over the bytes of the identity's value. */
 import type { LimitsConfig } from '../limits/limits-config.js';
 import { logPlan } from '../limits/log-rules.js';
 
 /**
  * The Lua half of the script that keeps the six sliding logs of an identity. A log of at most one
  * entry is packed into its rule's number of the state (0, or age x 2^24 + weight: log-slot.ts);
- * a longer one (the number is -1) is its own string key: the sum of its weights as a big-endian
- * double, then one 16-byte entry (time, weight as two doubles) per ms, oldest first. An event
- * reads the entries it needs (the oldest ones that left, the newest) with `struct.unpack`, and
- * writes the string back with its left entries cut off and the newest appended or merged: work
- * per admission is a few entries and one copy of the string, whatever its length. Functions are
- * the ones of sliding-log.ts, step for step, so the answers are the memory store's.
+ * a longer one of n entries (the number is -n) is kept in the identity's value after the state:
+ * the sum of its weights as a big-endian double, then one 16-byte entry (time, weight as two
+ * doubles) per ms, oldest first (redis-script.ts). An event reads the entries it needs (the oldest
+ * ones that left, the newest) with `struct.unpack` where they lie in the value, and copies the log
+ * once when it changes (its left entries cut off, the newest appended or merged): work per event
+ * is a few entries and one copy of the log, whatever its length. Functions are the ones of
+ * sliding-log.ts, step for step, so the answers are the memory store's.
  * @example
  * import { defaultLimits } from 'tollgate/limits';
  * import { logsLua } from './redis-log-script.js';
@@ -24,21 +25,33 @@ local LOG_QUANTA = { ${plan.quanta.join(', ')} }
 local LOG_CAPS = { ${plan.capacities.join(', ')} }
 local SLOT_SPAN = 16777216
 local SLOT_MAX_AGE = 536870912
--- A log: body (entries only), first and last entry index in it (1-based), sum, and whether its
--- key holds it now.
-local function entry(L, i) return sunpack('>dd', L.body, (i - 1) * 16 + 1) end
+-- A log: the string holding its entries and where they start in it (the value as read, until the
+-- log changes), first and last entry index (1-based), sum, and whether the value holds it apart.
+local function entry(L, i) return sunpack('>dd', L.body, L.base + (i - 1) * 16) end
+-- Where each log held apart starts in the value (LOG_AT[i]), and where the tickets start: the
+-- logs' sizes are in the state (\`-n\`: n entries, after an 8-byte sum).
+local LOG_AT = {}
+local function locate(from)
+  for i = 1, 6 do
+    local slot = s[2 + i]
+    if slot < 0 then
+      LOG_AT[i] = from
+      from = from - slot * 16 + 8
+    end
+  end
+  return from
+end
 local function load_log(i, at)
-  local L = { body = '', first = 1, last = 0, sum = 0, kept = false }
+  local L = { body = '', base = 1, first = 1, last = 0, sum = 0, kept = false }
   if not LOG_USES[i] then return L end
   local slot = s[2 + i]
-  if slot == -1 then
-    local raw = redis.call('GET', KEYS[2 + i])
-    if raw then
-      L.sum = sunpack('>d', raw)
-      L.body = sub(raw, 9)
-      L.last = #L.body / 16
-      L.kept = true
-    end
+  if slot < 0 then
+    local from = LOG_AT[i]
+    L.sum = sunpack('>d', raw, from)
+    L.body = raw
+    L.base = from + 8
+    L.last = -slot
+    L.kept = true
   elseif slot > 0 then
     local w = slot % SLOT_SPAN
     L.body = spack('>dd', at - (slot - w) / SLOT_SPAN, w)
@@ -78,9 +91,9 @@ end
 local function put_last(L, time, w, replace)
   local keep = L.last
   if replace then keep = L.last - 1 end
-  L.body = sub(L.body, 1, keep * 16) .. spack('>dd', time, w)
+  L.body = sub(L.body, L.base, L.base + keep * 16 - 1) .. spack('>dd', time, w)
+  L.base = 1
   L.last = keep + 1
-  L.changed = true
 end
 -- Entries that left count for nothing: dropped before reading, refused or not (see dropLeft).
 local function drop_left(L, t, span)
@@ -93,20 +106,31 @@ local function drop_left(L, t, span)
     L.dropped = true
   end
 end
--- After a refusal: a kept log that dropped entries is written back (its expiry unchanged), so a
--- caller refused for an hour costs one look per log, not one per entry that left.
-local function keep_dropped(logs)
+-- The bytes of a log held apart, as the value keeps them: its sum, then its live entries.
+local function log_bytes(L)
+  return spack('>d', L.sum) .. sub(L.body, L.base + (L.first - 1) * 16, L.base + L.last * 16 - 1)
+end
+-- After a refusal, whether a log held apart dropped entries: its state number (-n) and bytes.
+local function kept_dropped(logs, parts)
+  local any = false
   for i = 1, 6 do
     local L = logs[i]
-    if L and L.kept and L.dropped then
-      redis.call('SET', KEYS[2 + i], spack('>d', L.sum) .. sub(L.body, (L.first - 1) * 16 + 1, L.last * 16), 'KEEPTTL')
+    if L and L.kept then
+      local size = L.last - L.first + 1
+      if L.dropped then any = true end
+      s[2 + i] = 0
+      if size > 0 then
+        parts[#parts + 1] = log_bytes(L)
+        s[2 + i] = -size
+      end
     end
   end
+  return any
 end
 local function settle_log(L, t, span)
   drop_left(L, t, span)
   if L.first > L.last then
-    L.body, L.first, L.last, L.sum = '', 1, 0, 0
+    L.body, L.base, L.first, L.last, L.sum = '', 1, 1, 0, 0
     return
   end
   if entry(L, L.last) <= t then return end
@@ -154,9 +178,9 @@ local function logs_expire(logs)
   end
   return latest
 end
--- Writes each log back: into its number of the state when it packs, else into its key (unless the
--- key holds it unchanged: its expiry, set when written, still outlasts its newest entry).
-local function save_logs(logs, at, ttl)
+-- Writes each log back: into its number of the state when it packs, else into \`parts\` (the bytes
+-- of the value after the state), its number -n.
+local function save_logs(logs, at, parts)
   for i = 1, 6 do
     local L = logs[i]
     if not L then
@@ -170,7 +194,7 @@ local function save_logs(logs, at, ttl)
       end
     elseif LOG_USES[i] then
       local size = L.last - L.first + 1
-      local slot = -1
+      local slot = -size
       if size == 0 then slot = 0 end
       if size == 1 then
         local time, w = entry(L, L.first)
@@ -178,11 +202,7 @@ local function save_logs(logs, at, ttl)
         if age >= 0 and age < SLOT_MAX_AGE and w < SLOT_SPAN then slot = age * SLOT_SPAN + w end
       end
       s[2 + i] = slot
-      if slot == -1 then
-        if not L.kept or L.dropped or L.changed then redis.call('SET', KEYS[2 + i], spack('>d', L.sum) .. sub(L.body, (L.first - 1) * 16 + 1, L.last * 16), 'PX', ttl) end
-      elseif L.kept then
-        redis.call('DEL', KEYS[2 + i])
-      end
+      if slot < 0 then parts[#parts + 1] = log_bytes(L) end
     end
   end
 end

@@ -6,10 +6,10 @@ import type { FailureMode } from './redis-failure-policy.js';
 export interface RedisClientLike {
   /** `ready` when connected; `connecting` is waited for; `reconnecting`, `close` or `end` are down. */
   readonly status: string;
-  evalsha(sha: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
-  eval(script: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
+  evalsha(sha: string, numKeys: number, ...args: (string | number | Buffer)[]): Promise<unknown>;
+  eval(script: string, numKeys: number, ...args: (string | number | Buffer)[]): Promise<unknown>;
   /** Redis 7 functions: the store loads its library once and calls it with `FCALL` (else `EVALSHA`). */
-  fcall?(name: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
+  fcall?(name: string, numKeys: number, ...args: (string | number | Buffer)[]): Promise<unknown>;
   function?(subcommand: 'LOAD', replace: 'REPLACE', code: string): Promise<unknown>;
   /** A Cluster's masters: the library is loaded on each. */
   nodes?(
