@@ -45,8 +45,9 @@ if op == ADMIT or op == AT_ONCE then
   local logs = load_logs(p, graphql, content)
   for i = 1, 6 do if logs[i] then drop_left(logs[i], t, LOG_SPANS[i]) end end
   local elapsed = t - s[1]
-  local reset = current_reset(s[ws], t, w)
-  local used = window_used(s[ws], s[ws + 1], t, w)
+  -- current_reset and window_used, written out.
+  local reset, used = ceil((t + w) / 1000) * 1000, 0
+  if s[ws] > t and s[ws] <= reset then reset, used = s[ws], s[ws + 1] end
   local primary_denied = counts and used >= limit
   local rule = 0
   local retry_at = t
@@ -95,7 +96,7 @@ if op == ADMIT or op == AT_ONCE then
   if primary_denied or rule ~= 0 then
     local parts = { '' }
     if kept_dropped(logs, parts) or purged then
-      parts[1] = mpack(unpk(s))
+      parts[1] = pack_state()
       parts[#parts + 1] = held
       redis.call('SET', key, concat(parts), 'KEEPTTL')
     end

@@ -25,9 +25,10 @@ local LOG_QUANTA = { ${plan.quanta.join(', ')} }
 local LOG_CAPS = { ${plan.capacities.join(', ')} }
 local SLOT_SPAN = 16777216
 local SLOT_MAX_AGE = 536870912
+-- (Entry i of L: sunpack('>dd', L.body, L.base + (i - 1) * 16), written out where read: a call a
+-- read is a cost the script pays per entry.)
 -- A log: the string holding its entries and where they start in it (the value as read, until the
 -- log changes), first and last entry index (1-based), sum, and whether the value holds it apart.
-local function entry(L, i) return sunpack('>dd', L.body, L.base + (i - 1) * 16) end
 -- Where each log held apart starts in the value (LOG_AT[i]), and where the tickets start: the
 -- logs' sizes are in the state (\`-n\`: n entries, after an 8-byte sum).
 local LOG_AT = {}
@@ -64,7 +65,7 @@ local function live_sum(L, t, span)
   local edge = t - span
   local sum = L.sum
   for i = L.first, L.last do
-    local time, w = entry(L, i)
+    local time, w = sunpack('>dd', L.body, L.base + (i - 1) * 16)
     if time > edge then break end
     sum = sum - w
   end
@@ -75,14 +76,14 @@ local function log_wait(L, t, span, need, cap)
   local sum = live_sum(L, t, span)
   if sum + need <= cap then return 0 end
   for i = L.first, L.last do
-    local time, w = entry(L, i)
+    local time, w = sunpack('>dd', L.body, L.base + (i - 1) * 16)
     if time > edge then
       sum = sum - w
       if sum + need <= cap then return max(1, time + span - t) end
     end
   end
   if L.last >= L.first then
-    local newest = entry(L, L.last)
+    local newest = sunpack('>dd', L.body, L.base + (L.last - 1) * 16)
     if newest > edge then return max(1, newest + span - t) end
   end
   return span
@@ -99,7 +100,7 @@ end
 local function drop_left(L, t, span)
   local edge = t - span
   while L.first <= L.last do
-    local time, w = entry(L, L.first)
+    local time, w = sunpack('>dd', L.body, L.base + (L.first - 1) * 16)
     if time > edge then break end
     L.sum = L.sum - w
     L.first = L.first + 1
@@ -133,16 +134,16 @@ local function settle_log(L, t, span)
     L.body, L.base, L.first, L.last, L.sum = '', 1, 1, 0, 0
     return
   end
-  if entry(L, L.last) <= t then return end
+  if sunpack('>dd', L.body, L.base + (L.last - 1) * 16) <= t then return end
   local moved = 0
   while L.last >= L.first do
-    local time, w = entry(L, L.last)
+    local time, w = sunpack('>dd', L.body, L.base + (L.last - 1) * 16)
     if time <= t then break end
     moved = moved + w
     L.last = L.last - 1
   end
   if L.last >= L.first then
-    local time, w = entry(L, L.last)
+    local time, w = sunpack('>dd', L.body, L.base + (L.last - 1) * 16)
     if time == t then put_last(L, t, w + moved, true) return end
   end
   put_last(L, t, moved, false)
@@ -153,7 +154,7 @@ local function charge_log(L, t, w, quantum)
   if quantum ~= 1 then stamp = t - (t % quantum) end
   L.sum = L.sum + w
   if L.last >= L.first then
-    local time, last_w = entry(L, L.last)
+    local time, last_w = sunpack('>dd', L.body, L.base + (L.last - 1) * 16)
     if time >= stamp then put_last(L, time, last_w + w, true) return end
   end
   put_last(L, stamp, w, false)
@@ -171,7 +172,7 @@ local function logs_expire(logs)
   for i = 1, 6 do
     local L = logs[i]
     if L then
-      if L.last >= L.first then latest = max(latest, entry(L, L.last) + LOG_SPANS[i]) end
+      if L.last >= L.first then latest = max(latest, sunpack('>dd', L.body, L.base + (L.last - 1) * 16) + LOG_SPANS[i]) end
     elseif LOG_USES[i] and logs[6 + i] > 0 then
       latest = max(latest, packed_time(logs[6 + i]) + LOG_SPANS[i])
     end
@@ -197,7 +198,7 @@ local function save_logs(logs, at, parts)
       local slot = -size
       if size == 0 then slot = 0 end
       if size == 1 then
-        local time, w = entry(L, L.first)
+        local time, w = sunpack('>dd', L.body, L.base + (L.first - 1) * 16)
         local age = at - time
         if age >= 0 and age < SLOT_MAX_AGE and w < SLOT_SPAN then slot = age * SLOT_SPAN + w end
       end

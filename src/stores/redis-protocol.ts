@@ -9,7 +9,7 @@ import {
 } from '../limits/limit-event.js';
 import type { LimitsConfig } from '../limits/limits-config.js';
 import type { Verdict } from '../limits/verdict.js';
-import { SCRIPT_RESOURCES, SCRIPT_RULES } from './redis-script.js';
+import { type SCRIPT_RESOURCES, SCRIPT_RULES } from './redis-script.js';
 
 /** The script's answer: numbers only (Lua tables become arrays). */
 export type ScriptAnswer = readonly number[];

@@ -51,7 +51,7 @@ function limitsCode(config: LimitsConfig, asLibrary: boolean): string {
   return `-- tollgate limits (generated from a LimitsConfig; see src/stores/redis-script.ts)
 -- The library functions the code calls most, as upvalues (a global is two table lookups a use),
 -- taken at the first call (a function library is loaded where the libraries are not visible).
-local floor, ceil, max, min, spack, sunpack, sub, mpack, munpack_limit, unpk, concat
+local floor, ceil, max, min, spack, sunpack, sub, mpack, munpack_limit, concat
 local WINDOWS = { ${windows.join(', ')} }
 local CONCURRENCY = ${secondary.concurrency.limit}
 local LEASE_MS = ${secondary.concurrency.leaseMs}
@@ -81,6 +81,14 @@ local function server_clock()
   end
   return server_now
 end
+-- The state's numbers as a table, the offset before them kept (MessagePack's \`unpack_limit\`).
+local offset
+local function header(at, ...)
+  offset = at
+  return { ... }
+end
+-- The state's numbers as MessagePack (each a separate object, so the value can be read 18 at a time).
+local function pack_state() return mpack(${Array.from({ length: 18 }, (_, i) => `s[${i + 1}]`).join(', ')}) end
 ${logsLua(config)}
 ${LUA_FUNCTIONS}
 
@@ -91,7 +99,7 @@ ${
 }if not floor then
   floor, ceil, max, min = math.floor, math.ceil, math.max, math.min
   spack, sunpack, sub, mpack, munpack_limit = struct.pack, struct.unpack, string.sub, cmsgpack.pack, cmsgpack.unpack_limit
-  unpk, concat = unpack, table.concat
+  concat = table.concat
 end
 local key = KEYS[1]
 local op, resource, content, graphql, counts, clocked, timed, clock, limit, cost, deadline, status, cpu_ms, id, counted_reset = sunpack('${ARGS_FORMAT}', ARGV[1])
@@ -102,9 +110,8 @@ raw = redis.call('GET', key)
 -- The state's 18 numbers, then (from \`rest\`) the logs held apart and the tickets.
 local rest = 0
 if raw then
-  s = { munpack_limit(raw, 18) }
-  rest = s[1]
-  table.remove(s, 1)
+  s = header(munpack_limit(raw, 18))
+  rest = offset
 else
   s = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 end
@@ -140,7 +147,7 @@ local function save(logs, held)
   end
   local parts = { '' }
   save_logs(logs, t, parts)
-  parts[1] = mpack(unpk(s))
+  parts[1] = pack_state()
   parts[#parts + 1] = held
   redis.call('SET', key, concat(parts), 'PX', expires - t + SKEW)
 end
@@ -150,7 +157,7 @@ end
 -- in the future: settling moves it). Any other log is packed in its number, or empty: left out
 -- (false), its number moved to the new time at save (save_logs), as loading would leave it.
 local function load_logs(points, graphql, content)
-  local logs = {}
+  local logs = { false, false, false, false, false, false, 0, 0, 0, 0, 0, 0 }
   local back = t < at0
   for i = 1, 6 do
     local L = false
@@ -173,7 +180,7 @@ if op == RESET then
   for i = 1, 18 do s[i] = 0 end
   s[1] = t
   s[17] = counter
-  redis.call('SET', key, mpack(unpk(s)), 'PX', LEASE_MS + SKEW)
+  redis.call('SET', key, pack_state(), 'PX', LEASE_MS + SKEW)
   return { 1 }
 end
 ${ADMIT_LUA}
