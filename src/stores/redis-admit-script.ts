@@ -145,7 +145,7 @@ if op == ADMIT or op == AT_ONCE then
   s[17] = id
   if in_flight == 0 or s[18] == 0 then s[18] = lease_end else s[18] = min(s[18], lease_end) end
   -- A rule counted in a log gets its number of the state from save_logs.
-  save(logs, held .. spack('>dd', id, lease_end))
+  save(logs, held, spack('>dd', id, lease_end), lease_end)
   return { 1, new_used, reset, counted_reset, id }
 end
 `;

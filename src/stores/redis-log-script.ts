@@ -25,10 +25,19 @@ local LOG_QUANTA = { ${plan.quanta.join(', ')} }
 local LOG_CAPS = { ${plan.capacities.join(', ')} }
 local SLOT_SPAN = 16777216
 local SLOT_MAX_AGE = 536870912
--- (Entry i of L: sunpack('>dd', L.body, L.base + (i - 1) * 16), written out where read: a call a
--- read is a cost the script pays per entry.)
--- A log: the string holding its entries and where they start in it (the value as read, until the
--- log changes), first and last entry index (1-based), sum, and whether the value holds it apart.
+-- A log: the string holding its entries and where they start in it (the value as read), first
+-- and last entry index (1-based), sum, and whether the value holds it apart. Its newest entry may
+-- be held in Lua instead (\`tail\`: time \`tt\`, weight \`tw\`, index \`last\`): a log packed in its number,
+-- or one the event charged, is never packed into a string only to be read back; \`fi\`, \`ft\`, \`fw\`
+-- cache the entry read last from the string (the oldest, read by every rule). Strings and reads
+-- of them are what the script pays most for.
+local function entry(L, i)
+  if L.tail and i == L.last then return L.tt, L.tw end
+  if i == L.fi then return L.ft, L.fw end
+  local time, w = sunpack('>dd', L.body, L.base + (i - 1) * 16)
+  L.fi, L.ft, L.fw = i, time, w
+  return time, w
+end
 -- Where each log held apart starts in the value (LOG_AT[i]), and where the tickets start: the
 -- logs' sizes are in the state (\`-n\`: n entries, after an 8-byte sum).
 local LOG_AT = {}
@@ -43,19 +52,20 @@ local function locate(from)
   return from
 end
 local function load_log(i, at)
-  local L = { body = '', base = 1, first = 1, last = 0, sum = 0, kept = false }
+  local L = { body = '', base = 1, first = 1, last = 0, sum = 0, kept = false, tail = false, tt = 0, tw = 0, fi = 0, ft = 0, fw = 0 }
   if not LOG_USES[i] then return L end
   local slot = s[2 + i]
   if slot < 0 then
     local from = LOG_AT[i]
-    L.sum = sunpack('>d', raw, from)
+    L.sum, L.ft, L.fw = sunpack('>ddd', raw, from)
+    L.fi = 1
     L.body = raw
     L.base = from + 8
     L.last = -slot
     L.kept = true
   elseif slot > 0 then
     local w = slot % SLOT_SPAN
-    L.body = spack('>dd', at - (slot - w) / SLOT_SPAN, w)
+    L.tail, L.tt, L.tw = true, at - (slot - w) / SLOT_SPAN, w
     L.last = 1
     L.sum = w
   end
@@ -65,7 +75,7 @@ local function live_sum(L, t, span)
   local edge = t - span
   local sum = L.sum
   for i = L.first, L.last do
-    local time, w = sunpack('>dd', L.body, L.base + (i - 1) * 16)
+    local time, w = entry(L, i)
     if time > edge then break end
     sum = sum - w
   end
@@ -76,40 +86,53 @@ local function log_wait(L, t, span, need, cap)
   local sum = live_sum(L, t, span)
   if sum + need <= cap then return 0 end
   for i = L.first, L.last do
-    local time, w = sunpack('>dd', L.body, L.base + (i - 1) * 16)
+    local time, w = entry(L, i)
     if time > edge then
       sum = sum - w
       if sum + need <= cap then return max(1, time + span - t) end
     end
   end
   if L.last >= L.first then
-    local newest = sunpack('>dd', L.body, L.base + (L.last - 1) * 16)
+    local newest = entry(L, L.last)
     if newest > edge then return max(1, newest + span - t) end
   end
   return span
 end
--- Replaces the newest entry (index last) or appends one.
+-- Replaces the newest entry (index last) or appends one, as the tail. A tail appended to is
+-- written into the string first (as many events as the clock went back: rare).
 local function put_last(L, time, w, replace)
-  local keep = L.last
-  if replace then keep = L.last - 1 end
-  L.body = sub(L.body, L.base, L.base + keep * 16 - 1) .. spack('>dd', time, w)
-  L.base = 1
-  L.last = keep + 1
+  if not replace then
+    if L.tail then
+      L.body = sub(L.body, L.base, L.base + (L.last - 1) * 16 - 1) .. spack('>dd', L.tt, L.tw)
+      L.base, L.fi = 1, 0
+    end
+    L.last = L.last + 1
+  end
+  L.tail, L.tt, L.tw = true, time, w
 end
 -- Entries that left count for nothing: dropped before reading, refused or not (see dropLeft).
 local function drop_left(L, t, span)
   local edge = t - span
   while L.first <= L.last do
-    local time, w = sunpack('>dd', L.body, L.base + (L.first - 1) * 16)
+    local time, w = entry(L, L.first)
     if time > edge then break end
     L.sum = L.sum - w
     L.first = L.first + 1
     L.dropped = true
   end
 end
--- The bytes of a log held apart, as the value keeps them: its sum, then its live entries.
-local function log_bytes(L)
-  return spack('>d', L.sum) .. sub(L.body, L.base + (L.first - 1) * 16, L.base + L.last * 16 - 1)
+-- The bytes of a log held apart, as the value keeps them, added to \`parts\`: its sum, then its
+-- live entries (from the string, then the tail).
+local function log_bytes(L, parts)
+  local n = #parts
+  local last = L.last
+  if L.tail then last = last - 1 end
+  parts[n + 1] = spack('>d', L.sum)
+  if last >= L.first then
+    n = n + 1
+    parts[n + 1] = sub(L.body, L.base + (L.first - 1) * 16, L.base + last * 16 - 1)
+  end
+  if L.tail then parts[n + 2] = spack('>dd', L.tt, L.tw) end
 end
 -- After a refusal, whether a log held apart dropped entries: its state number (-n) and bytes.
 local function kept_dropped(logs, parts)
@@ -121,7 +144,7 @@ local function kept_dropped(logs, parts)
       if L.dropped then any = true end
       s[2 + i] = 0
       if size > 0 then
-        parts[#parts + 1] = log_bytes(L)
+        log_bytes(L, parts)
         s[2 + i] = -size
       end
     end
@@ -131,19 +154,21 @@ end
 local function settle_log(L, t, span)
   drop_left(L, t, span)
   if L.first > L.last then
-    L.body, L.base, L.first, L.last, L.sum = '', 1, 1, 0, 0
+    L.body, L.base, L.first, L.last, L.sum, L.tail, L.fi = '', 1, 1, 0, 0, false, 0
     return
   end
-  if sunpack('>dd', L.body, L.base + (L.last - 1) * 16) <= t then return end
+  if entry(L, L.last) <= t then return end
   local moved = 0
   while L.last >= L.first do
-    local time, w = sunpack('>dd', L.body, L.base + (L.last - 1) * 16)
+    local time, w = entry(L, L.last)
     if time <= t then break end
     moved = moved + w
     L.last = L.last - 1
+    -- The tail, if any, was the entry just moved.
+    L.tail = false
   end
   if L.last >= L.first then
-    local time, w = sunpack('>dd', L.body, L.base + (L.last - 1) * 16)
+    local time, w = entry(L, L.last)
     if time == t then put_last(L, t, w + moved, true) return end
   end
   put_last(L, t, moved, false)
@@ -154,7 +179,7 @@ local function charge_log(L, t, w, quantum)
   if quantum ~= 1 then stamp = t - (t % quantum) end
   L.sum = L.sum + w
   if L.last >= L.first then
-    local time, last_w = sunpack('>dd', L.body, L.base + (L.last - 1) * 16)
+    local time, last_w = entry(L, L.last)
     if time >= stamp then put_last(L, time, last_w + w, true) return end
   end
   put_last(L, stamp, w, false)
@@ -172,7 +197,7 @@ local function logs_expire(logs)
   for i = 1, 6 do
     local L = logs[i]
     if L then
-      if L.last >= L.first then latest = max(latest, sunpack('>dd', L.body, L.base + (L.last - 1) * 16) + LOG_SPANS[i]) end
+      if L.last >= L.first then latest = max(latest, entry(L, L.last) + LOG_SPANS[i]) end
     elseif LOG_USES[i] and logs[6 + i] > 0 then
       latest = max(latest, packed_time(logs[6 + i]) + LOG_SPANS[i])
     end
@@ -198,12 +223,12 @@ local function save_logs(logs, at, parts)
       local slot = -size
       if size == 0 then slot = 0 end
       if size == 1 then
-        local time, w = sunpack('>dd', L.body, L.base + (L.first - 1) * 16)
+        local time, w = entry(L, L.first)
         local age = at - time
         if age >= 0 and age < SLOT_MAX_AGE and w < SLOT_SPAN then slot = age * SLOT_SPAN + w end
       end
       s[2 + i] = slot
-      if slot < 0 then parts[#parts + 1] = log_bytes(L) end
+      if slot < 0 then log_bytes(L, parts) end
     end
   end
 end

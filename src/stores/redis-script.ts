@@ -136,11 +136,17 @@ end
 -- and the last ticket handed out holds the latest lease): then it is worth no more than no value
 -- at all. Relative to t, so an injected test clock and the server's own agree on how long it
 -- lives; t may run up to SKEW ahead of the server's clock, so it never expires early. \`held\`:
--- the tickets' bytes.
-local function save(logs, held)
+-- the tickets' bytes; \`added\`, \`lease\`: the bytes and lease end of a ticket an admission adds
+-- (the latest lease), or nil.
+local function save(logs, held, added, lease)
   local expires = expires_at(s, logs)
   local n = #held
-  if n > 0 then expires = max(expires, (sunpack('>d', held, n - 7))) end
+  if lease then
+    if lease > expires then expires = lease end
+  elseif n > 0 then
+    local last = sunpack('>d', held, n - 7)
+    if last > expires then expires = last end
+  end
   if expires <= t then
     redis.call('DEL', key)
     return
@@ -148,8 +154,14 @@ local function save(logs, held)
   local parts = { '' }
   save_logs(logs, t, parts)
   parts[1] = pack_state()
-  parts[#parts + 1] = held
-  redis.call('SET', key, concat(parts), 'PX', expires - t + SKEW)
+  local k = #parts
+  if n > 0 then
+    k = k + 1
+    parts[k] = held
+  end
+  if added then parts[k + 1] = added end
+  local value = concat(parts)
+  redis.call('SET', key, value, 'PX', expires - t + SKEW)
 end
 -- The logs an event reads or charges: the points log \`points\` (1 REST, 2 GraphQL, 0 none), the
 -- CPU log, GraphQL's CPU log, the content logs. Every log the value holds apart is loaded too (it
