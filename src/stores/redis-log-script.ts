@@ -25,17 +25,19 @@ local LOG_QUANTA = { ${plan.quanta.join(', ')} }
 local LOG_CAPS = { ${plan.capacities.join(', ')} }
 local SLOT_SPAN = 16777216
 local SLOT_MAX_AGE = 536870912
--- A log: the string holding its entries and where they start in it (the value as read), first
--- and last entry index (1-based), sum, and whether the value holds it apart. Its newest entry may
--- be held in Lua instead (\`tail\`: time \`tt\`, weight \`tw\`, index \`last\`): a log packed in its number,
--- or one the event charged, is never packed into a string only to be read back; \`fi\`, \`ft\`, \`fw\`
--- cache the entry read last from the string (the oldest, read by every rule). Strings and reads
--- of them are what the script pays most for.
+-- A log, as an array (Redis's Lua reads an array slot for less than a named field, and builds the
+-- array in one step): [1] the string holding its entries and [2] where they start in it (the
+-- value as read), [3] first and [4] last entry index (1-based), [5] sum, [6] whether the value
+-- holds it apart. Its newest entry may be held in Lua instead ([7] tail: [8] time, [9] weight, at
+-- index [4]): a log packed in its number, or one the event charged, is never packed into a string
+-- only to be read back; [10] index, [11] time, [12] weight cache the entry read last from the
+-- string (the oldest, read by every rule); [13] entries left its front. Strings and reads of them
+-- are what the script pays most for.
 local function entry(L, i)
-  if L.tail and i == L.last then return L.tt, L.tw end
-  if i == L.fi then return L.ft, L.fw end
-  local time, w = sunpack('>dd', L.body, L.base + (i - 1) * 16)
-  L.fi, L.ft, L.fw = i, time, w
+  if L[7] and i == L[4] then return L[8], L[9] end
+  if i == L[10] then return L[11], L[12] end
+  local time, w = sunpack('>dd', L[1], L[2] + (i - 1) * 16)
+  L[10], L[11], L[12] = i, time, w
   return time, w
 end
 -- Where each log held apart starts in the value (LOG_AT[i]), and where the tickets start: the
@@ -52,29 +54,29 @@ local function locate(from)
   return from
 end
 local function load_log(i, at)
-  local L = { body = '', base = 1, first = 1, last = 0, sum = 0, kept = false, tail = false, tt = 0, tw = 0, fi = 0, ft = 0, fw = 0 }
+  local L = { '', 1, 1, 0, 0, false, false, 0, 0, 0, 0, 0, false }
   if not LOG_USES[i] then return L end
   local slot = s[2 + i]
   if slot < 0 then
     local from = LOG_AT[i]
-    L.sum, L.ft, L.fw = sunpack('>ddd', raw, from)
-    L.fi = 1
-    L.body = raw
-    L.base = from + 8
-    L.last = -slot
-    L.kept = true
+    L[5], L[11], L[12] = sunpack('>ddd', raw, from)
+    L[10] = 1
+    L[1] = raw
+    L[2] = from + 8
+    L[4] = -slot
+    L[6] = true
   elseif slot > 0 then
     local w = slot % SLOT_SPAN
-    L.tail, L.tt, L.tw = true, at - (slot - w) / SLOT_SPAN, w
-    L.last = 1
-    L.sum = w
+    L[7], L[8], L[9] = true, at - (slot - w) / SLOT_SPAN, w
+    L[4] = 1
+    L[5] = w
   end
   return L
 end
 local function live_sum(L, t, span)
   local edge = t - span
-  local sum = L.sum
-  for i = L.first, L.last do
+  local sum = L[5]
+  for i = L[3], L[4] do
     local time, w = entry(L, i)
     if time > edge then break end
     sum = sum - w
@@ -85,15 +87,15 @@ local function log_wait(L, t, span, need, cap)
   local edge = t - span
   local sum = live_sum(L, t, span)
   if sum + need <= cap then return 0 end
-  for i = L.first, L.last do
+  for i = L[3], L[4] do
     local time, w = entry(L, i)
     if time > edge then
       sum = sum - w
       if sum + need <= cap then return max(1, time + span - t) end
     end
   end
-  if L.last >= L.first then
-    local newest = entry(L, L.last)
+  if L[4] >= L[3] then
+    local newest = entry(L, L[4])
     if newest > edge then return max(1, newest + span - t) end
   end
   return span
@@ -102,46 +104,46 @@ end
 -- written into the string first (as many events as the clock went back: rare).
 local function put_last(L, time, w, replace)
   if not replace then
-    if L.tail then
-      L.body = sub(L.body, L.base, L.base + (L.last - 1) * 16 - 1) .. spack('>dd', L.tt, L.tw)
-      L.base, L.fi = 1, 0
+    if L[7] then
+      L[1] = sub(L[1], L[2], L[2] + (L[4] - 1) * 16 - 1) .. spack('>dd', L[8], L[9])
+      L[2], L[10] = 1, 0
     end
-    L.last = L.last + 1
+    L[4] = L[4] + 1
   end
-  L.tail, L.tt, L.tw = true, time, w
+  L[7], L[8], L[9] = true, time, w
 end
 -- Entries that left count for nothing: dropped before reading, refused or not (see dropLeft).
 local function drop_left(L, t, span)
   local edge = t - span
-  while L.first <= L.last do
-    local time, w = entry(L, L.first)
+  while L[3] <= L[4] do
+    local time, w = entry(L, L[3])
     if time > edge then break end
-    L.sum = L.sum - w
-    L.first = L.first + 1
-    L.dropped = true
+    L[5] = L[5] - w
+    L[3] = L[3] + 1
+    L[13] = true
   end
 end
 -- The bytes of a log held apart, as the value keeps them, added to \`parts\`: its sum, then its
 -- live entries (from the string, then the tail).
 local function log_bytes(L, parts)
   local n = #parts
-  local last = L.last
-  if L.tail then last = last - 1 end
-  parts[n + 1] = spack('>d', L.sum)
-  if last >= L.first then
+  local last = L[4]
+  if L[7] then last = last - 1 end
+  parts[n + 1] = spack('>d', L[5])
+  if last >= L[3] then
     n = n + 1
-    parts[n + 1] = sub(L.body, L.base + (L.first - 1) * 16, L.base + last * 16 - 1)
+    parts[n + 1] = sub(L[1], L[2] + (L[3] - 1) * 16, L[2] + last * 16 - 1)
   end
-  if L.tail then parts[n + 2] = spack('>dd', L.tt, L.tw) end
+  if L[7] then parts[n + 2] = spack('>dd', L[8], L[9]) end
 end
 -- After a refusal, whether a log held apart dropped entries: its state number (-n) and bytes.
 local function kept_dropped(logs, parts)
   local any = false
   for i = 1, 6 do
     local L = logs[i]
-    if L and L.kept then
-      local size = L.last - L.first + 1
-      if L.dropped then any = true end
+    if L and L[6] then
+      local size = L[4] - L[3] + 1
+      if L[13] then any = true end
       s[2 + i] = 0
       if size > 0 then
         log_bytes(L, parts)
@@ -153,22 +155,22 @@ local function kept_dropped(logs, parts)
 end
 local function settle_log(L, t, span)
   drop_left(L, t, span)
-  if L.first > L.last then
-    L.body, L.base, L.first, L.last, L.sum, L.tail, L.fi = '', 1, 1, 0, 0, false, 0
+  if L[3] > L[4] then
+    L[1], L[2], L[3], L[4], L[5], L[7], L[10] = '', 1, 1, 0, 0, false, 0
     return
   end
-  if entry(L, L.last) <= t then return end
+  if entry(L, L[4]) <= t then return end
   local moved = 0
-  while L.last >= L.first do
-    local time, w = entry(L, L.last)
+  while L[4] >= L[3] do
+    local time, w = entry(L, L[4])
     if time <= t then break end
     moved = moved + w
-    L.last = L.last - 1
+    L[4] = L[4] - 1
     -- The tail, if any, was the entry just moved.
-    L.tail = false
+    L[7] = false
   end
-  if L.last >= L.first then
-    local time, w = entry(L, L.last)
+  if L[4] >= L[3] then
+    local time, w = entry(L, L[4])
     if time == t then put_last(L, t, w + moved, true) return end
   end
   put_last(L, t, moved, false)
@@ -177,9 +179,9 @@ local function charge_log(L, t, w, quantum)
   if not (w > 0) then return end
   local stamp = t
   if quantum ~= 1 then stamp = t - (t % quantum) end
-  L.sum = L.sum + w
-  if L.last >= L.first then
-    local time, last_w = entry(L, L.last)
+  L[5] = L[5] + w
+  if L[4] >= L[3] then
+    local time, last_w = entry(L, L[4])
     if time >= stamp then put_last(L, time, last_w + w, true) return end
   end
   put_last(L, stamp, w, false)
@@ -197,7 +199,7 @@ local function logs_expire(logs)
   for i = 1, 6 do
     local L = logs[i]
     if L then
-      if L.last >= L.first then latest = max(latest, entry(L, L.last) + LOG_SPANS[i]) end
+      if L[4] >= L[3] then latest = max(latest, entry(L, L[4]) + LOG_SPANS[i]) end
     elseif LOG_USES[i] and logs[6 + i] > 0 then
       latest = max(latest, packed_time(logs[6 + i]) + LOG_SPANS[i])
     end
@@ -219,11 +221,11 @@ local function save_logs(logs, at, parts)
         end
       end
     elseif LOG_USES[i] then
-      local size = L.last - L.first + 1
+      local size = L[4] - L[3] + 1
       local slot = -size
       if size == 0 then slot = 0 end
       if size == 1 then
-        local time, w = entry(L, L.first)
+        local time, w = entry(L, L[3])
         local age = at - time
         if age >= 0 and age < SLOT_MAX_AGE and w < SLOT_SPAN then slot = age * SLOT_SPAN + w end
       end
