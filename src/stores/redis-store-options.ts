@@ -26,8 +26,8 @@ export interface RedisClientLike {
 export interface RedisStoreOptions {
   readonly client: RedisClientLike;
   /**
-   * Key prefix, default `tollgate:`. Keys: `<prefix>{<identity>}:s` (state), `:t` (held tickets)
-   * and `:l0` to `:l5` (a sliding log while it holds more than one entry).
+   * Key prefix, default `tollgate:`. One key per identity, `<prefix>{<identity>}:v2`: its state,
+   * its sliding logs longer than one entry and its held tickets in one value.
    */
   readonly prefix?: string;
   /**
