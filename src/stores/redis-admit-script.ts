@@ -53,8 +53,10 @@ if op == ADMIT or op == AT_ONCE then
   local retry_at = t
   local in_flight = s[2]
   if in_flight >= CONCURRENCY then rule = 2; retry_at = t + CONCURRENCY_RETRY_MS end
-  local rest = refill(s[3], REST, elapsed)
-  local gql = refill(s[4], GQL, elapsed)
+  -- A rule counted in a log keeps its log's number here: no bucket to refill (save_logs writes it).
+  local rest, gql = s[3], s[4]
+  if not LOG_USES[1] then rest = refill(rest, REST, elapsed) end
+  if not LOG_USES[2] then gql = refill(gql, GQL, elapsed) end
   local points, cap, points_rule = rest, REST, 3
   if graphql then points, cap, points_rule = gql, GQL, 4 end
   local wait
@@ -75,8 +77,9 @@ if op == ADMIT or op == AT_ONCE then
       retry_at = max(retry_at, t + wait)
     end
   end
-  local minute = refill(s[7], PER_MINUTE, elapsed)
-  local hour = refill(s[8], PER_HOUR, elapsed)
+  local minute, hour = s[7], s[8]
+  if not LOG_USES[5] then minute = refill(minute, PER_MINUTE, elapsed) end
+  if not LOG_USES[6] then hour = refill(hour, PER_HOUR, elapsed) end
   if content then
     if LOG_USES[5] then wait = log_wait(logs[5], t, MINUTE, 1, PER_MINUTE) else wait = bucket_wait(minute, 1, PER_MINUTE, MINUTE) end
     if wait > 0 then

@@ -225,12 +225,13 @@ local in_flight = 0
 if s[2] > 0 then in_flight = s[2] - 1 end
 local charge = 0
 if cpu_ms > 0 then charge = ceil(cpu_ms) end
-s[3] = refill(s[3], REST, elapsed)
-s[4] = refill(s[4], GQL, elapsed)
+-- A rule counted in a log keeps its log's number here: no bucket to refill (save_logs writes it).
+if not LOG_USES[1] then s[3] = refill(s[3], REST, elapsed) end
+if not LOG_USES[2] then s[4] = refill(s[4], GQL, elapsed) end
 s[5] = 0
 s[6] = 0
-s[7] = refill(s[7], PER_MINUTE, elapsed)
-s[8] = refill(s[8], PER_HOUR, elapsed)
+if not LOG_USES[5] then s[7] = refill(s[7], PER_MINUTE, elapsed) end
+if not LOG_USES[6] then s[8] = refill(s[8], PER_HOUR, elapsed) end
 s[1] = t
 s[2] = in_flight
 if in_flight == 0 then s[18] = 0 end
