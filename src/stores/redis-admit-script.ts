@@ -42,8 +42,8 @@ if op == ADMIT or op == AT_ONCE then
   end
   local p = 1
   if graphql then p = 2 end
-  local logs = load_logs(p, graphql, content)
-  for i = 1, 6 do if logs[i] then drop_left(logs[i], t, LOG_SPANS[i]) end end
+  local logs = load_logs(t, p, graphql, content)
+  drop_logs(logs, t)
   local elapsed = t - s[1]
   -- current_reset and window_used, written out.
   local reset, used = ceil((t + w) / 1000) * 1000, 0

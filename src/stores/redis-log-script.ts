@@ -40,6 +40,10 @@ local function entry(L, i)
   L[10], L[11], L[12] = i, time, w
   return time, w
 end
+-- The logs this event loaded (LOADED[1..NL]) and the ones left packed in a number above 0
+-- (PACKED[1..NP]): loops visit these, not all six (a log neither loaded nor packed is empty and
+-- stays so). Filled by load_logs.
+local LOADED, PACKED, NL, NP = {}, {}, 0, 0
 -- Where each log held apart starts in the value (LOG_AT[i]), and where the tickets start: the
 -- logs' sizes are in the state (\`-n\`: n entries, after an 8-byte sum).
 local LOG_AT = {}
@@ -139,9 +143,10 @@ end
 -- After a refusal, whether a log held apart dropped entries: its state number (-n) and bytes.
 local function kept_dropped(logs, parts)
   local any = false
-  for i = 1, 6 do
+  for j = 1, NL do
+    local i = LOADED[j]
     local L = logs[i]
-    if L and L[6] then
+    if L[6] then
       local size = L[4] - L[3] + 1
       if L[13] then any = true end
       s[2 + i] = 0
@@ -187,51 +192,87 @@ local function charge_log(L, t, w, quantum)
   put_last(L, stamp, w, false)
 end
 local function settle_logs(logs, t)
-  for i = 1, 6 do if logs[i] then settle_log(logs[i], t, LOG_SPANS[i]) end end
+  for j = 1, NL do
+    local i = LOADED[j]
+    settle_log(logs[i], t, LOG_SPANS[i])
+  end
+end
+local function drop_logs(logs, t)
+  for j = 1, NL do
+    local i = LOADED[j]
+    drop_left(logs[i], t, LOG_SPANS[i])
+  end
 end
 -- A log the event neither reads nor charges, packed in its number of the state (or empty), is not
 -- loaded (its entry is never in the future: see load_logs): its number is moved to the new time
 -- at save, as loading, settling and saving it would (\`logs[6 + i]\` keeps that number as read: the
 -- event reuses the state's numbers of rules counted in logs). Its entry's time, from the old time.
 local function packed_time(slot) return at0 - (slot - slot % SLOT_SPAN) / SLOT_SPAN end
+-- The logs an event reads or charges: the points log \`points\` (1 REST, 2 GraphQL, 0 none), the
+-- CPU log, GraphQL's CPU log, the content logs. Every log the value holds apart is loaded too (it
+-- is settled and saved as it always was), and every log when the clock went back (an entry may lie
+-- in the future: settling moves it). Any other log is packed in its number, or empty: left out
+-- (false), its number moved to the new time at save (save_logs), as loading would leave it.
+local function load_logs(t, points, graphql, content)
+  local logs = { false, false, false, false, false, false, 0, 0, 0, 0, 0, 0 }
+  local back = t < at0
+  NL, NP = 0, 0
+  for i = 1, 6 do
+    if LOG_USES[i] then
+      local slot = s[2 + i]
+      local needed = back or slot < 0 or i == 3 or i == points or (i == 4 and graphql) or (i >= 5 and content)
+      -- An entry too old for a packed number once moved to t (a points window of days) spills.
+      if not needed and slot > 0 and t - packed_time(slot) >= SLOT_MAX_AGE then needed = true end
+      if needed then
+        logs[i] = load_log(i, at0)
+        NL = NL + 1
+        LOADED[NL] = i
+      elseif slot > 0 then
+        logs[6 + i] = slot
+        NP = NP + 1
+        PACKED[NP] = i
+      end
+    end
+  end
+  return logs
+end
 local function logs_expire(logs)
   local latest = 0
-  for i = 1, 6 do
+  for j = 1, NL do
+    local i = LOADED[j]
     local L = logs[i]
-    if L then
-      if L[4] >= L[3] then latest = max(latest, entry(L, L[4]) + LOG_SPANS[i]) end
-    elseif LOG_USES[i] and logs[6 + i] > 0 then
-      latest = max(latest, packed_time(logs[6 + i]) + LOG_SPANS[i])
-    end
+    if L[4] >= L[3] then latest = max(latest, entry(L, L[4]) + LOG_SPANS[i]) end
+  end
+  for j = 1, NP do
+    local i = PACKED[j]
+    latest = max(latest, packed_time(logs[6 + i]) + LOG_SPANS[i])
   end
   return latest
 end
 -- Writes each log back: into its number of the state when it packs, else into \`parts\` (the bytes
 -- of the value after the state), its number -n.
 local function save_logs(logs, at, parts)
-  for i = 1, 6 do
+  for j = 1, NP do
+    local i = PACKED[j]
+    local slot = logs[6 + i]
+    s[2 + i] = 0
+    local time = packed_time(slot)
+    if time > at - LOG_SPANS[i] then s[2 + i] = (at - time) * SLOT_SPAN + slot % SLOT_SPAN end
+  end
+  -- In LOADED order: ascending, as the value keeps the logs held apart.
+  for j = 1, NL do
+    local i = LOADED[j]
     local L = logs[i]
-    if not L then
-      if LOG_USES[i] then
-        local slot = logs[6 + i]
-        s[2 + i] = 0
-        if slot > 0 then
-          local time = packed_time(slot)
-          if time > at - LOG_SPANS[i] then s[2 + i] = (at - time) * SLOT_SPAN + slot % SLOT_SPAN end
-        end
-      end
-    elseif LOG_USES[i] then
-      local size = L[4] - L[3] + 1
-      local slot = -size
-      if size == 0 then slot = 0 end
-      if size == 1 then
-        local time, w = entry(L, L[3])
-        local age = at - time
-        if age >= 0 and age < SLOT_MAX_AGE and w < SLOT_SPAN then slot = age * SLOT_SPAN + w end
-      end
-      s[2 + i] = slot
-      if slot < 0 then log_bytes(L, parts) end
+    local size = L[4] - L[3] + 1
+    local slot = -size
+    if size == 0 then slot = 0 end
+    if size == 1 then
+      local time, w = entry(L, L[3])
+      local age = at - time
+      if age >= 0 and age < SLOT_MAX_AGE and w < SLOT_SPAN then slot = age * SLOT_SPAN + w end
     end
+    s[2 + i] = slot
+    if slot < 0 then log_bytes(L, parts) end
   end
 end
 `;

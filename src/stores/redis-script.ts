@@ -163,28 +163,6 @@ local function save(logs, held, added, lease)
   local value = concat(parts)
   redis.call('SET', key, value, 'PX', expires - t + SKEW)
 end
--- The logs an event reads or charges: the points log \`points\` (1 REST, 2 GraphQL, 0 none), the
--- CPU log, GraphQL's CPU log, the content logs. Every log the value holds apart is loaded too (it
--- is settled and saved as it always was), and every log when the clock went back (an entry may lie
--- in the future: settling moves it). Any other log is packed in its number, or empty: left out
--- (false), its number moved to the new time at save (save_logs), as loading would leave it.
-local function load_logs(points, graphql, content)
-  local logs = { false, false, false, false, false, false, 0, 0, 0, 0, 0, 0 }
-  local back = t < at0
-  for i = 1, 6 do
-    local L = false
-    if LOG_USES[i] then
-      local slot = s[2 + i]
-      local needed = back or slot < 0 or i == 3 or i == points or (i == 4 and graphql) or (i >= 5 and content)
-      -- An entry too old for a packed number once moved to t (a points window of days) spills.
-      if not needed and slot > 0 and t - packed_time(slot) >= SLOT_MAX_AGE then needed = true end
-      if needed then L = load_log(i, at0) else logs[6 + i] = slot end
-    end
-    logs[i] = L
-  end
-  return logs
-end
-
 -- Reset (\`limiter.reset\`): nothing spent, no ticket held, no log kept. The ticket counter stays,
 -- for the lease of the tickets handed out before, so none of their ids is handed out again.
 if op == RESET then
@@ -214,7 +192,7 @@ if not found then
   return { 0, window_used(s[ws], s[ws + 1], t, w), current_reset(s[ws], t, w) }
 end
 held = sub(held, 1, found - 1) .. sub(held, found + 16)
-local logs = load_logs(0, graphql, false)
+local logs = load_logs(t, 0, graphql, false)
 local elapsed = t - s[1]
 local stored_reset, stored_used = s[ws], s[ws + 1]
 local used = stored_used
