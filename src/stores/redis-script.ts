@@ -135,18 +135,17 @@ end
 -- and its last lease ran out (a held ticket keeps \`inFlight\` above 0, so \`t + LEASE_MS\` counts,
 -- and the last ticket handed out holds the latest lease): then it is worth no more than no value
 -- at all. Relative to t, so an injected test clock and the server's own agree on how long it
--- lives; t may run up to SKEW ahead of the server's clock, so it never expires early. \`held\`:
--- the tickets' bytes; \`added\`, \`lease\`: the bytes and lease end of a ticket an admission adds
--- (the latest lease), or nil.
+-- lives; t may run up to SKEW ahead of the server's clock, so it never expires early. The
+-- tickets' bytes are \`held\` then \`added\` (a ticket an admission adds, with its \`lease\` end: the
+-- latest; or the tickets after the one a completion removed; or nil).
 local function save(logs, held, added, lease)
   local expires = expires_at(s, logs)
-  local n = #held
-  if lease then
-    if lease > expires then expires = lease end
-  elseif n > 0 then
-    local last = sunpack('>d', held, n - 7)
-    if last > expires then expires = last end
+  if not lease then
+    local last = held
+    if added and #added > 0 then last = added end
+    if #last > 0 then lease = sunpack('>d', last, #last - 7) end
   end
+  if lease and lease > expires then expires = lease end
   if expires <= t then
     redis.call('DEL', key)
     return
@@ -155,11 +154,11 @@ local function save(logs, held, added, lease)
   save_logs(logs, t, parts)
   parts[1] = pack_state()
   local k = #parts
-  if n > 0 then
+  if #held > 0 then
     k = k + 1
     parts[k] = held
   end
-  if added then parts[k + 1] = added end
+  if added and #added > 0 then parts[k + 1] = added end
   local value = concat(parts)
   redis.call('SET', key, value, 'PX', expires - t + SKEW)
 end
@@ -176,22 +175,22 @@ end
 ${ADMIT_LUA}
 -- Complete or release: only a ticket this store holds, with its lease running, settles anything.
 -- One whose lease ran out stays until an admission clears the leases that ended.
-local held = tickets()
+-- Found in the value itself: the tickets before it and after it are what is kept.
 local found
-if #held > 0 then
+if tickets_at then
   local needle = spack('>d', id)
-  local from = 1
+  local from = tickets_at
   repeat
-    found = string.find(held, needle, from, true)
+    found = string.find(raw, needle, from, true)
     -- Only where an entry starts: an id's bytes may also appear across two numbers.
-    if found and (found - 1) % 16 ~= 0 then from = found + 1 found = nil else break end
+    if found and (found - tickets_at) % 16 ~= 0 then from = found + 1 found = nil else break end
   until false
-  if found and not (t < s[18] or sunpack('>d', held, found + 8) > t) then found = nil end
+  if found and not (t < s[18] or sunpack('>d', raw, found + 8) > t) then found = nil end
 end
 if not found then
   return { 0, window_used(s[ws], s[ws + 1], t, w), current_reset(s[ws], t, w) }
 end
-held = sub(held, 1, found - 1) .. sub(held, found + 16)
+local held, after = sub(raw, tickets_at, found - 1), sub(raw, found + 16)
 local logs = load_logs(t, 0, graphql, false)
 local elapsed = t - s[1]
 local stored_reset, stored_used = s[ws], s[ws + 1]
@@ -217,7 +216,7 @@ s[ws + 1] = used
 settle_logs(logs, t)
 charge_log(logs[3], t, min(charge, CPU), LOG_QUANTA[3])
 if graphql then charge_log(logs[4], t, min(charge, GQL_CPU), LOG_QUANTA[4]) end
-save(logs, held)
+save(logs, held, after)
 return { 1, window_used(stored_reset, used, t, w), current_reset(stored_reset, t, w) }
 ${asLibrary ? 'end\n' : ''}`;
 }
