@@ -5,7 +5,7 @@ import { BLOCK_HEAD, BLOCK_HEADER, BLOCK_SIZE, BLOCK_SUM, FIRST_CAP, type LogAre
 import { SLOT_MAX_AGE, SLOT_WEIGHT_SPAN } from './log-slot.js';
 import { entryAt, OPEN, open, openLog } from './open-logs.js';
 
-const { STRIDE, BLOCK, HEAD, SIZE, SUM, CAP, STAMP, WEIGHT, OLD_AT, NOW, DROP_AT } = OPEN;
+const { STRIDE, BLOCK, HEAD, SIZE, SUM, CAP, STAMP, WEIGHT, OLD_AT, NOW, DROP_AT, NEW_STAMP } = OPEN;
 
 /** The kernel found the open block log at `v` full: a block twice the size, the entries moved to its start in order. */
 function grow(arena: LogArena, v: number): void {
@@ -39,11 +39,11 @@ function toBlock(arena: LogArena, v: number): void {
   open[v + CAP] = FIRST_CAP;
 }
 
-/** Appends an entry (the newest) to the open log at `v`; the caller keeps SUM. */
-function push(arena: LogArena, v: number, time: number, weight: number): void {
+/** Appends an entry stamped `open[NEW_STAMP]` (the newest) to the open log at `v`; the caller keeps SUM. */
+function push(arena: LogArena, v: number, weight: number): void {
   if (open[v + BLOCK]! < 0) {
     if (open[v + SIZE] === 0) {
-      open[v + STAMP] = time;
+      open[v + STAMP] = open[NEW_STAMP]!;
       open[v + WEIGHT] = weight;
       open[v + SIZE] = 1;
       return;
@@ -53,14 +53,20 @@ function push(arena: LogArena, v: number, time: number, weight: number): void {
   if (open[v + SIZE] === open[v + CAP]) grow(arena, v);
   const at = entryAt(v, open[v + SIZE]!);
   const buf = arena.buf;
-  buf[at] = time;
+  buf[at] = open[NEW_STAMP]!;
   buf[at + 1] = weight;
   open[v + SIZE]!++;
 }
 
-/** The newest entry's stamp (the log holds one at least). */
-function newestStamp(arena: LogArena, v: number): number {
-  return open[v + BLOCK]! < 0 ? open[v + STAMP]! : arena.buf[entryAt(v, open[v + SIZE]! - 1)]!;
+/**
+ * How the newest entry's stamp compares with `open[NEW_STAMP]` (the log holds one at least): 1
+ * later, 0 the same, -1 earlier. A sign, not the stamp: a double returned by a function V8 did not
+ * inline is boxed.
+ */
+function newestVersus(arena: LogArena, v: number): number {
+  const newest = open[v + BLOCK]! < 0 ? open[v + STAMP]! : arena.buf[entryAt(v, open[v + SIZE]! - 1)]!;
+  const stamp = open[NEW_STAMP]!;
+  return newest > stamp ? 1 : newest === stamp ? 0 : -1;
 }
 
 /** Adds `weight` to the newest entry (the log holds one at least). */
@@ -85,10 +91,10 @@ export function chargeLog(arena: LogArena, i: number, weight: number, quantumMs:
   if (!(weight > 0)) return;
   const v = i * STRIDE;
   const t = open[NOW]!;
-  const stamp = quantumMs === 1 ? t : t - (t % quantumMs);
+  open[NEW_STAMP] = quantumMs === 1 ? t : t - (t % quantumMs);
   open[v + SUM]! += weight;
-  if (open[v + SIZE]! > 0 && newestStamp(arena, v) >= stamp) addToNewest(arena, v, weight);
-  else push(arena, v, stamp, weight);
+  if (open[v + SIZE]! > 0 && newestVersus(arena, v) >= 0) addToNewest(arena, v, weight);
+  else push(arena, v, weight);
 }
 
 /**
@@ -105,15 +111,15 @@ export function chargeLog(arena: LogArena, i: number, weight: number, quantumMs:
  */
 export function restampLog(arena: LogArena, i: number): void {
   const v = i * STRIDE;
-  const t = open[NOW]!;
-  if (open[v + SIZE] === 0 || newestStamp(arena, v) <= t) return;
+  open[NEW_STAMP] = open[NOW]!;
+  if (open[v + SIZE] === 0 || newestVersus(arena, v) <= 0) return;
   let moved = 0;
-  while (open[v + SIZE]! > 0 && newestStamp(arena, v) > t) {
+  while (open[v + SIZE]! > 0 && newestVersus(arena, v) > 0) {
     moved += open[v + BLOCK]! < 0 ? open[v + WEIGHT]! : arena.buf[entryAt(v, open[v + SIZE]! - 1) + 1]!;
     open[v + SIZE]!--;
   }
-  if (open[v + SIZE]! > 0 && newestStamp(arena, v) === t) addToNewest(arena, v, moved);
-  else push(arena, v, t, moved);
+  if (open[v + SIZE]! > 0 && newestVersus(arena, v) === 0) addToNewest(arena, v, moved);
+  else push(arena, v, moved);
 }
 
 /** A single entry as a row number at row time `at`, or -1 when it does not pack (too heavy, too old, later than `at`). */

@@ -25,8 +25,8 @@ import { SLOT_WEIGHT_SPAN } from './log-slot.js';
 /**
  * Where each number of an open log is in `open`: log rule `i` starts at `i * STRIDE`. BLOCK is its
  * block in the arena, or -1 while it lives in the row's number (0 or 1 entry, in STAMP and
- * WEIGHT); after the six logs, the row's time before the event, the event's time, and the time
- * entries are dropped at.
+ * WEIGHT); after the six logs, the row's time before the event, the event's time, the time
+ * entries are dropped at, and the stamp of the entry being added.
  * @example
  * import { OPEN, open } from './open-logs.js';
  * open[2 * OPEN.STRIDE + OPEN.SUM]; // the CPU log's sum while it is open
@@ -43,6 +43,7 @@ export const OPEN = {
   OLD_AT: 48,
   NOW: 49,
   DROP_AT: 50,
+  NEW_STAMP: 51,
 } as const;
 const { STRIDE, BLOCK, HEAD, SIZE, SUM, CAP, STAMP, WEIGHT, OLD_AT, NOW, DROP_AT } = OPEN;
 
@@ -53,7 +54,7 @@ const { STRIDE, BLOCK, HEAD, SIZE, SUM, CAP, STAMP, WEIGHT, OLD_AT, NOW, DROP_AT
  * import { OPEN, open } from './open-logs.js';
  * open[OPEN.NOW]; // the time of the event being decided
  */
-export const open = new Float64Array(OPEN.DROP_AT + 1);
+export const open = new Float64Array(OPEN.NEW_STAMP + 1);
 
 /**
  * Sets the times of the event about to open logs: the row's time `at` (packed ages count back
