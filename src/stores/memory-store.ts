@@ -223,7 +223,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         const t = effectiveTime(now, slab[offset + SLOT.at]!);
         used[row] = 1;
         // INVARIANT: the in-flight count is the number of tickets held with a lease still running.
-        slab[offset + SLOT.inFlight] = tickets.live(row, t);
+        // The row's count never falls below the tickets the ledger holds for it (each event sets it
+        // to the live count, then both move by one; a claim the ledger refuses only drops a ticket),
+        // so a row showing none holds none: the ledger is not read.
+        if (slab[offset + SLOT.inFlight] !== 0) slab[offset + SLOT.inFlight] = tickets.live(row, t);
         const verdict = stepInto(slab, offset, event, now, config, arena, row, id);
         if (verdict.allowed) {
           if (event.settle !== undefined) settleAtOnce(offset, row, verdict, event.settle, now, config);
