@@ -84,7 +84,7 @@ function addToNewest(arena: LogArena, v: number, weight: number): void {
  * import { openLog, setLogTimes } from './open-logs.js';
  * const arena = new LogArena();
  * setLogTimes(0, 1_500, 1_500);
- * openLog(arena, 2, 0, 61_000);
+ * openLog(arena, 2, new Float64Array(16), 4, 61_000); // the empty CPU log
  * chargeLog(arena, 2, 30, 1000); // one entry of 30, stamped 1,000
  */
 export function chargeLog(arena: LogArena, i: number, weight: number, quantumMs: number): void {
@@ -106,7 +106,9 @@ export function chargeLog(arena: LogArena, i: number, weight: number, quantumMs:
  * import { openLog, setLogTimes } from './open-logs.js';
  * const arena = new LogArena();
  * setLogTimes(5_000, 2_000, 5_000);
- * openLog(arena, 0, 1, 60_000); // one entry at 5,000
+ * const row = new Float64Array(16);
+ * row[2] = 1; // one entry at 5,000
+ * openLog(arena, 0, row, 2, 60_000);
  * restampLog(arena, 0); // now at 2,000
  */
 export function restampLog(arena: LogArena, i: number): void {
@@ -122,72 +124,88 @@ export function restampLog(arena: LogArena, i: number): void {
   else push(arena, v, moved);
 }
 
-/** A single entry as a row number at row time `at`, or -1 when it does not pack (too heavy, too old, later than `at`). */
-function packed(stamp: number, weight: number, at: number): number {
-  const age = at - stamp;
-  return age >= 0 && age < SLOT_MAX_AGE && weight < SLOT_WEIGHT_SPAN ? age * SLOT_WEIGHT_SPAN + weight : -1;
+/**
+ * Writes into `row[n]` the entry `from[k]` (stamp), `from[k + 1]` (weight) packed at the event's
+ * time (the row's new time), and answers true; false, writing nothing, when it does not pack (too
+ * heavy, too old, later than the row). Arrays and indexes in, a boolean out: no double crosses.
+ */
+function packInto(row: Float64Array, n: number, from: Float64Array, k: number): boolean {
+  const age = open[NOW]! - from[k]!;
+  const weight = from[k + 1]!;
+  if (!(age >= 0 && age < SLOT_MAX_AGE && weight < SLOT_WEIGHT_SPAN)) return false;
+  row[n] = age * SLOT_WEIGHT_SPAN + weight;
+  return true;
 }
 
 /**
- * Closes open log `i`, returning the number the row keeps for it at the row's new time `at`: 0,
- * a packed entry, or its block (-(block + 2)). A log back to one entry leaves its block.
+ * Closes open log `i` into `row[n]`, the row's number for it, at the event's time (the row's new
+ * time): 0, a packed entry, or its block (-(block + 2)). A log back to one entry leaves its block.
  * @example
  * import { LogArena } from './log-arena.js';
  * import { chargeLog, closeLog } from './log-writes.js';
  * import { openLog, setLogTimes } from './open-logs.js';
  * const arena = new LogArena();
+ * const row = new Float64Array(16);
  * setLogTimes(0, 750, 750);
- * openLog(arena, 0, 0, 60_000);
+ * openLog(arena, 0, row, 2, 60_000);
  * chargeLog(arena, 0, 1, 1);
- * closeLog(arena, 0, 1_000); // 4194304001 (one entry of 1, 250 ms old)
+ * closeLog(arena, 0, row, 2); // row[2] === 1 (one entry of 1, stamped now)
  */
-export function closeLog(arena: LogArena, i: number, at: number): number {
+export function closeLog(arena: LogArena, i: number, row: Float64Array, n: number): void {
   const v = i * STRIDE;
   const size = open[v + SIZE]!;
   if (open[v + BLOCK]! < 0) {
-    if (size === 0) return 0;
-    const slot = packed(open[v + STAMP]!, open[v + WEIGHT]!, at);
-    if (slot >= 0) return slot;
+    if (size === 0) {
+      row[n] = 0;
+      return;
+    }
+    if (packInto(row, n, open, v + STAMP)) return;
     toBlock(arena, v);
   }
   const block = open[v + BLOCK]!;
   const buf = arena.buf;
-  if (size <= 1) {
-    const first = entryAt(v, 0);
-    const slot = size === 0 ? 0 : packed(buf[first]!, buf[first + 1]!, at);
-    if (slot >= 0) {
-      arena.release(block);
-      return slot;
-    }
+  if (size === 0) {
+    arena.release(block);
+    row[n] = 0;
+    return;
+  }
+  if (size === 1 && packInto(row, n, buf, entryAt(v, 0))) {
+    arena.release(block);
+    return;
   }
   buf[block + BLOCK_HEAD] = open[v + HEAD]!;
   buf[block + BLOCK_SIZE] = size;
   buf[block + BLOCK_SUM] = open[v + SUM]!;
-  return -block - 2;
+  row[n] = -block - 2;
 }
 
 /**
- * The number of log rule `i` the event did not open, as the row's time moves from the old time to
- * `at` (see setLogTimes): a packed entry ages (0 once it has left), a block stays as it is. An
- * entry still counted but too old to pack (a span of days) moves to a block.
+ * Ages `row[n]`, the number of log rule `i` the event did not open, as the row's time moves from
+ * the old time to the event's (see setLogTimes): a packed entry ages (0 once it has left), a block
+ * stays as it is. An entry still counted but too old to pack (a span of days) moves to a block.
  * @example
  * import { LogArena } from './log-arena.js';
  * import { ageLog } from './log-writes.js';
  * import { setLogTimes } from './open-logs.js';
+ * const row = new Float64Array(16);
+ * row[2] = 4_194_304_001;
  * setLogTimes(1_000, 61_000, 61_000);
- * ageLog(new LogArena(), 0, 4_194_304_001, 60_000, 61_000); // 0 (the entry at 750 left)
+ * ageLog(new LogArena(), 0, row, 2, 60_000); // row[2] === 0 (the entry at 750 left)
  */
-export function ageLog(arena: LogArena, i: number, slot: number, spanMs: number, at: number): number {
-  if (!(slot > 0)) return slot;
-  const by = at - open[OLD_AT]!;
-  if (by === 0) return slot;
+export function ageLog(arena: LogArena, i: number, row: Float64Array, n: number, spanMs: number): void {
+  const slot = row[n]!;
+  if (!(slot > 0)) return;
+  const by = open[NOW]! - open[OLD_AT]!;
+  if (by === 0) return;
   const weight = slot % SLOT_WEIGHT_SPAN;
   const age = (slot - weight) / SLOT_WEIGHT_SPAN + by;
-  if (age >= spanMs) return 0;
-  if (age < SLOT_MAX_AGE) return age * SLOT_WEIGHT_SPAN + weight;
-  const drop = open[DROP_AT]!;
-  open[DROP_AT] = Number.NEGATIVE_INFINITY;
-  openLog(arena, i, slot, spanMs);
-  open[DROP_AT] = drop;
-  return closeLog(arena, i, at);
+  if (age >= spanMs) row[n] = 0;
+  else if (age < SLOT_MAX_AGE) row[n] = age * SLOT_WEIGHT_SPAN + weight;
+  else {
+    const drop = open[DROP_AT]!;
+    open[DROP_AT] = Number.NEGATIVE_INFINITY;
+    openLog(arena, i, row, n, spanMs);
+    open[DROP_AT] = drop;
+    closeLog(arena, i, row, n);
+  }
 }

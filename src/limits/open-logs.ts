@@ -71,15 +71,18 @@ export function setLogTimes(at: number, t: number, dropAt: number): void {
 }
 
 /**
- * Opens log rule `i` held in `slot` (its number in the row), dropping the entries that left by
+ * Opens log rule `i` held in `row[n]` (its number in the row), dropping the entries that left by
  * the drop time (see setLogTimes). Reads only: nothing is written until closeLog.
  * @example
  * import { LogArena } from './log-arena.js';
  * import { openLog, setLogTimes } from './open-logs.js';
+ * const row = new Float64Array(16);
+ * row[2] = 4_194_304_001; // one entry, 250 ms old, weight 1
  * setLogTimes(1_000, 1_000, 1_000);
- * openLog(new LogArena(), 0, 4_194_304_001, 60_000); // one entry, 250 ms old, weight 1
+ * openLog(new LogArena(), 0, row, 2, 60_000);
  */
-export function openLog(arena: LogArena, i: number, slot: number, spanMs: number): void {
+export function openLog(arena: LogArena, i: number, row: Float64Array, n: number, spanMs: number): void {
+  const slot = row[n]!;
   const v = i * STRIDE;
   const edge = open[DROP_AT]! - spanMs;
   if (!(slot < -1)) {
@@ -137,7 +140,9 @@ export function entryAt(v: number, j: number): number {
  * import { logWait, openLog, setLogTimes } from './open-logs.js';
  * const arena = new LogArena();
  * setLogTimes(1_000, 30_000, 30_000);
- * openLog(arena, 0, 900, 60_000); // 900 points at 1 s
+ * const row = new Float64Array(16);
+ * row[2] = 900; // 900 points at 1 s, packed
+ * openLog(arena, 0, row, 2, 60_000);
  * logWait(arena, 0, 60_000, 1, 900); // 31000 (they leave at 61 s)
  */
 export function logWait(arena: LogArena, i: number, spanMs: number, need: number, capacity: number): number {

@@ -53,7 +53,7 @@ export function openLogs(
 ): void {
   const spans = plan.spans;
   for (let i = 0; mask >> i !== 0; i++)
-    if ((mask & (1 << i)) !== 0) openLog(arena, i, row[offset + ROW_LOGS + i]!, spans[i]!);
+    if ((mask & (1 << i)) !== 0) openLog(arena, i, row, offset + ROW_LOGS + i, spans[i]!);
 }
 
 /**
@@ -79,12 +79,11 @@ export function closeLogs(
   mask: number,
   plan: LogPlan,
 ): void {
-  const at = row[offset + SLOT.at]!;
   const kept = plan.kept;
   for (let k = 0; k < kept.length; k++) {
     const i = kept[k]!;
-    const n = offset + ROW_LOGS + i;
-    row[n] = (mask & (1 << i)) !== 0 ? closeLog(arena, i, at) : ageLog(arena, i, row[n]!, plan.spans[i]!, at);
+    if ((mask & (1 << i)) !== 0) closeLog(arena, i, row, offset + ROW_LOGS + i);
+    else ageLog(arena, i, row, offset + ROW_LOGS + i, plan.spans[i]!);
   }
 }
 
