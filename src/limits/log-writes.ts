@@ -91,7 +91,8 @@ export function chargeLog(arena: LogArena, i: number, weight: number, quantumMs:
   if (!(weight > 0)) return;
   const v = i * STRIDE;
   const t = open[NOW]!;
-  open[NEW_STAMP] = quantumMs === 1 ? t : t - (t % quantumMs);
+  // Whole ms below 2^53: the floor of the quotient is exact (no `%`: see openLog).
+  open[NEW_STAMP] = quantumMs === 1 ? t : Math.floor(t / quantumMs) * quantumMs;
   open[v + SUM]! += weight;
   if (open[v + SIZE]! > 0 && newestVersus(arena, v) >= 0) addToNewest(arena, v, weight);
   else push(arena, v, weight);
@@ -197,10 +198,10 @@ export function ageLog(arena: LogArena, i: number, row: Float64Array, n: number,
   if (!(slot > 0)) return;
   const by = open[NOW]! - open[OLD_AT]!;
   if (by === 0) return;
-  const weight = slot % SLOT_WEIGHT_SPAN;
-  const age = (slot - weight) / SLOT_WEIGHT_SPAN + by;
+  // The entry's age grows by `by`: its packed number by `by` x 2^24 (no `%`: see openLog).
+  const age = Math.floor(slot / SLOT_WEIGHT_SPAN) + by;
   if (age >= spanMs) row[n] = 0;
-  else if (age < SLOT_MAX_AGE) row[n] = age * SLOT_WEIGHT_SPAN + weight;
+  else if (age < SLOT_MAX_AGE) row[n] = slot + by * SLOT_WEIGHT_SPAN;
   else {
     const drop = open[DROP_AT]!;
     open[DROP_AT] = Number.NEGATIVE_INFINITY;

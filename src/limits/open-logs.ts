@@ -89,8 +89,10 @@ export function openLog(arena: LogArena, i: number, row: Float64Array, n: number
     open[v + BLOCK] = -1;
     open[v + HEAD] = 0;
     if (slot > 0) {
-      const weight = slot % SLOT_WEIGHT_SPAN;
-      const stamp = open[OLD_AT]! - (slot - weight) / SLOT_WEIGHT_SPAN;
+      // A division and a floor, not `%`: V8 computes a double's remainder with a slow x87 loop.
+      const age = Math.floor(slot / SLOT_WEIGHT_SPAN);
+      const weight = slot - age * SLOT_WEIGHT_SPAN;
+      const stamp = open[OLD_AT]! - age;
       const live = stamp > edge;
       open[v + SIZE] = live ? 1 : 0;
       open[v + SUM] = live ? weight : 0;
