@@ -139,7 +139,7 @@ export async function runRedisBench({ runs = Number(process.env.BENCH_RUNS ?? 5)
     const roundTrips = Number(
       (((await commandCalls(client, ['fcall', 'evalsha', 'eval'])) - before) / admitted).toFixed(2),
     );
-    // The floor's blob: the mean length of the admitted identities' state and log keys.
+    // The floor's blob: the mean length of the admitted identities' values (state, logs, tickets).
     let stateBytes = 0;
     for (let i = 0; i < 100; i++)
       for (const key of store.keysOf(`user:a${i}`))
@@ -257,7 +257,7 @@ export async function runRedisBench({ runs = Number(process.env.BENCH_RUNS ?? 5)
           82,
         ) + `${redisMicrosPerOp[label[name]][1]} / ${redisMicrosPerOp[label[name]][64]}`,
       );
-    console.log(`(the floor's blob: ${floorBytes} bytes, the mean length of an admitted identity's keys)`);
+    console.log(`(the floor's blob: ${floorBytes} bytes, the mean length of an admitted identity's value)`);
     return {
       results,
       ratioRuns,

@@ -31,6 +31,11 @@ function remember(identity: HintedIdentity, hint: number, verdict: Verdict): Ver
   return verdict;
 }
 
+/** `remember` once an asynchronous store answers (a function apart: see admitThenComplete). */
+function rememberLater(identity: HintedIdentity, hint: number, verdict: Promise<Verdict>): Promise<Verdict> {
+  return verdict.then((v) => remember(identity, hint, v));
+}
+
 /**
  * Set on a ticket by its first `complete` or `release`: the verdict that settlement answered. A
  * ticket settles once: later calls return that verdict and change nothing (Node emits both
@@ -123,20 +128,21 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
       throw invalid(`unknown resource \`${String(resource)}\` (valid: ${LIMITS_RESOURCES.join(', ')})`);
     }
     const identity = request.identity as HintedIdentity;
-    const limit = identity.limits[resource];
+    // Named reads, not `limits[resource]`: a keyed read that sees four names goes megamorphic.
+    const limits = identity.limits;
+    const limit =
+      resource === 'core'
+        ? limits.core
+        : resource === 'search'
+          ? limits.search
+          : resource === 'graphql'
+            ? limits.graphql
+            : limits.lfs;
     if (typeof limit !== 'number') throw invalid(`the identity has no limit for resource \`${resource}\``);
     const hint = identity[ROW_HINT];
     const settle = request.settle === undefined ? undefined : settleFacts(request.settle);
     // A store that cannot settle an admission in the same call: admitted, then completed.
-    if (settle !== undefined && store.settlesAdmissions !== true) {
-      const settled = (verdict: Verdict): Verdict | Promise<Verdict> => {
-        if (verdict.ticket === null) return verdict;
-        const done: Verdict | Promise<Verdict> = complete(verdict.ticket, settle);
-        return done instanceof Promise ? done.then(() => verdict) : verdict;
-      };
-      const admitted = admit({ ...request, settle: undefined });
-      return admitted instanceof Promise ? admitted.then(settled) : settled(admitted);
-    }
+    if (settle !== undefined && store.settlesAdmissions !== true) return admitThenComplete(request, settle);
     if (store.sync) {
       // A synchronous store is done with the event when apply returns: reuse one object.
       const event = scratch;
@@ -165,7 +171,21 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
       settle,
     };
     const verdict = store.apply(event, clock(), config);
-    return hint === undefined ? verdict : verdict.then((v) => remember(identity, hint, v));
+    return hint === undefined ? verdict : rememberLater(identity, hint, verdict);
+  };
+
+  // Apart from admit: a closure there would make V8 allocate admit's context on every call.
+  const admitThenComplete = (
+    request: AdmitRequest,
+    settle: { status: number; cpuMs: number },
+  ): Verdict | Promise<Verdict> => {
+    const settled = (verdict: Verdict): Verdict | Promise<Verdict> => {
+      if (verdict.ticket === null) return verdict;
+      const done: Verdict | Promise<Verdict> = complete(verdict.ticket, settle);
+      return done instanceof Promise ? done.then(() => verdict) : verdict;
+    };
+    const admitted = admit({ ...request, settle: undefined });
+    return admitted instanceof Promise ? admitted.then(settled) : settled(admitted);
   };
 
   const completion: { -readonly [K in keyof CompleteEvent]: CompleteEvent[K] } = {

@@ -88,5 +88,14 @@ export function primaryLimits(facts: CallerFacts, config: LimitsConfig): Primary
  * resourceWindowMs('lfs', defaultLimits()); // 60000
  */
 export function resourceWindowMs(resource: LimitsResource, config: LimitsConfig): number {
-  return resource === 'core' ? config.primary.windowMs : config.primary.resources[resource].windowMs;
+  // Named reads, not `resources[resource]`: a keyed read that sees several names goes megamorphic
+  // (a V8 stub-cache probe on every request of the hot path).
+  const resources = config.primary.resources;
+  return resource === 'core'
+    ? config.primary.windowMs
+    : resource === 'search'
+      ? resources.search.windowMs
+      : resource === 'graphql'
+        ? resources.graphql.windowMs
+        : resources.lfs.windowMs;
 }

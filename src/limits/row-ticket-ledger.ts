@@ -13,9 +13,12 @@ export interface RowTicketLedger {
 
 /**
  * A TicketLedger indexed by the store's row of each identity (the memory store's). Most rows hold
- * one ticket at a time: its id and lease end sit in two typed arrays (id 0: none), so holding and
- * claiming it allocates nothing; the tickets beyond the first go to a flat `[id, leaseEnd, ...]`
- * list of the row, made only when a row has two requests in flight.
+ * one ticket at a time: its id and lease end sit side by side in one typed array (id 0: none),
+ * so holding and claiming it allocates nothing and touches one cache line; the tickets beyond the
+ * first go to a flat `[id, leaseEnd, ...]` list of the row, made only when a row has two requests
+ * in flight. The first id is stored negated while the row's list is not empty: the common row
+ * (one ticket or none) never reads the list's counts.
+ * Worked example: row 7 holds ticket 12, then ticket 13: first[14] is -12, its list [13, lease].
  * @example
  * import { createRowTicketLedger } from './row-ticket-ledger.js';
  * const ledger = createRowTicketLedger();
@@ -25,9 +28,9 @@ export interface RowTicketLedger {
  * ledger.claim(7, id, 1_000); // true
  */
 export function createRowTicketLedger(): RowTicketLedger {
-  /** Per row, side by side (one cache line for both): the first ticket's id (0: none) and lease end. */
+  /** Per row, side by side: the first ticket's id (0: none; negated while the list holds some) and lease end. */
   let first = new Float64Array(2048);
-  /** Per row, how many tickets its list holds: the list is read only when there is one. */
+  /** Per row, how many tickets its list holds. */
   let extra = new Uint32Array(1024);
   let more: (number[] | undefined)[] = [];
   let lastId = 0;
@@ -43,6 +46,11 @@ export function createRowTicketLedger(): RowTicketLedger {
     counts.set(extra);
     extra = counts;
   };
+  /** The row's list changed size: the first id's sign says whether it holds any. */
+  const mark = (row: number): void => {
+    const id = Math.abs(first[2 * row]!);
+    first[2 * row] = extra[row] === 0 ? id : -id;
+  };
   /** Removes entry `at` of the row's list (the last entry moves there). */
   const removeAt = (row: number, list: number[], at: number): void => {
     list[at] = list[list.length - 2]!;
@@ -53,7 +61,7 @@ export function createRowTicketLedger(): RowTicketLedger {
   };
   /** The row's first place is free: the last ticket of its list (if any) moves there. */
   const promote = (row: number): void => {
-    if (extra[row] === 0) {
+    if (first[2 * row]! > 0) {
       first[2 * row] = 0;
       return;
     }
@@ -61,14 +69,16 @@ export function createRowTicketLedger(): RowTicketLedger {
     first[2 * row + 1] = list[list.length - 1]!;
     first[2 * row] = list[list.length - 2]!;
     removeAt(row, list, list.length - 2);
+    mark(row);
   };
   return {
     nextId: () => ++lastId,
     live(row, t) {
       if (row >= extra.length || first[2 * row] === 0) return 0;
-      if (extra[row] !== 0) {
+      if (first[2 * row]! < 0) {
         const list = more[row]!;
         for (let at = list.length - 2; at >= 0; at -= 2) if (list[at + 1]! <= t) removeAt(row, list, at);
+        mark(row);
       }
       // The list holds only running leases now: one of them takes the first place if it ended.
       if (first[2 * row + 1]! <= t) promote(row);
@@ -85,20 +95,24 @@ export function createRowTicketLedger(): RowTicketLedger {
       if (list === undefined) more[row] = [id, leaseEnd];
       else list.push(id, leaseEnd);
       extra[row]!++;
+      mark(row);
     },
     claim(row, id, t) {
-      if (row >= extra.length || first[2 * row] === 0) return false;
-      if (first[2 * row] === id) {
+      if (row >= extra.length) return false;
+      const held = first[2 * row]!;
+      if (held === 0) return false;
+      if (held === id || held === -id) {
         const running = first[2 * row + 1]! > t;
         promote(row);
         return running;
       }
-      if (extra[row] === 0) return false;
+      if (held > 0) return false;
       const list = more[row]!;
       for (let at = 0; at < list.length; at += 2) {
         if (list[at] !== id) continue;
         const running = list[at + 1]! > t;
         removeAt(row, list, at);
+        mark(row);
         return running;
       }
       return false;

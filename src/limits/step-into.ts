@@ -1,16 +1,17 @@
-/** The transition of the limits over a packed state row: the one implementation `step` wraps. */
+/** The transition of the limits over a packed state row and its logs: the one implementation `step` wraps. */
 // Hot path: one call per admission and one per completion; bench/limits.mjs guards its speed.
-import { TollgateError } from '../core/errors.js';
 import { allowedVerdict, deniedVerdict } from './answers.js';
 import { effectiveTime } from './effective-time.js';
 import { windowEnd } from './fixed-window.js';
 import { AdmissionTicket, type AdmitEvent, type LimitEvent } from './limit-event.js';
 import type { LimitRule, LimitsConfig } from './limits-config.js';
+import type { LogArena } from './log-arena.js';
 import { admitLogs, logPlan } from './log-rules.js';
+import { chargeLog, restampLog } from './log-writes.js';
+import { logWait, setLogTimes } from './open-logs.js';
 import { resourceWindowMs } from './primary-limit.js';
-import { chargeLog, logWaitMs, type SlidingLog } from './sliding-log.js';
-import { SLOT, type StateRow } from './state-layout.js';
-import { copyRow, finish, readyLogs, restampLogs, windowSlot } from './step-finish.js';
+import { SLOT } from './state-layout.js';
+import { closeLogs, finish, openLogs, windowSlot } from './step-finish.js';
 import { bucketWaitMs, refillSpent } from './token-bucket.js';
 import type { Verdict } from './verdict.js';
 
@@ -20,75 +21,62 @@ const HOUR = 3_600_000;
 const CONCURRENCY_RETRY_MS = 1000;
 
 /**
- * Applies `event` to the state in `src` at `so` and writes the next state to `dst` at `dso`,
- * returning the verdict (`hint` goes into the ticket; see Ticket). The next state is written
- * exactly when it differs: always for `complete`/`release`, only when allowed for `admit` (a
- * denied request changes no state). `src` and `dst` may be the same row: every read happens
- * before the first write. `logs` are the identity's six sliding logs (LOG_RULES order; see
- * SlidingLog), updated in place with the row; the row's numbers of the rules that count in a log
- * are written 0 (a store may keep a packed log there: see log-slot.ts). Prefer `step`, which takes
- * and returns IdentityState objects; stores that keep packed rows call this directly.
+ * Applies `event` to the state in `row` at `offset`, in place, returning the verdict (`hint` goes
+ * into the ticket; see Ticket). The row changes exactly when the state does: always for
+ * `complete`/`release`, only when allowed for `admit` (a denied request changes no state). The
+ * numbers of the rules counted in a sliding log hold their logs: a packed single entry, or a
+ * block of `arena` (see open-logs.ts). Prefer `step`, which takes and returns IdentityState
+ * objects; the memory store keeps rows and calls this directly.
  * @example
  * import { type AdmitEvent, defaultLimits } from 'tollgate/limits';
- * import { createSlidingLog } from './sliding-log.js';
+ * import { LogArena } from './log-arena.js';
  * import { STATE_WIDTH } from './state-layout.js';
  * import { stepInto } from './step-into.js';
  * const event: AdmitEvent = { kind: 'admit', key: 'user:octocat', resource: 'core', limit: 5000,
  *   cost: 1, content: false, graphql: false, countsPrimary: true };
  * const row = new Float64Array(STATE_WIDTH);
- * const logs = Array.from({ length: 6 }, createSlidingLog);
- * stepInto(row, 0, event, 1_700_000_000_000, defaultLimits(), row, 0, -1, 0, logs).allowed; // true, and row updated in place
+ * stepInto(row, 0, event, 1_700_000_000_000, defaultLimits(), new LogArena()).allowed; // true, and row updated in place
  */
 export function stepInto(
-  src: ArrayLike<number>,
-  so: number,
+  row: Float64Array,
+  offset: number,
   event: LimitEvent,
   now: number,
   config: LimitsConfig,
-  dst: StateRow,
-  dso: number,
+  arena: LogArena,
   hint = -1,
   ticketId = 0,
-  logs: readonly SlidingLog[] | null = null,
 ): Verdict {
-  if (logs === null || logs.length !== 6)
-    throw new TollgateError(
-      'TOLLGATE_INVALID_OPTION',
-      "limits: stepInto needs the identity's six sliding logs",
-    );
-  // Bad readings (NaN, a clock stepped back, a stamp from the future) neither corrupt nor freeze
-  // the state: see effectiveTime. Whole milliseconds keep every count exact.
-  const t = effectiveTime(now, src[so + SLOT.at]!);
-  // retry-after counts from the caller's clock, which may be a little behind t (skew): waiting it
-  // must be enough.
-  const reading = now >= 0 && Number.isFinite(now) ? Math.min(Math.floor(now), t) : t;
   return event.kind === 'admit'
-    ? admit(src, so, event, t, reading, config, dst, dso, hint, ticketId, logs)
-    : finish(src, so, event, t, config, dst, dso, logs);
+    ? admit(row, offset, event, now, config, arena, hint, ticketId)
+    : finish(row, offset, event, now, config, arena);
 }
 
 function admit(
-  src: ArrayLike<number>,
-  so: number,
+  row: Float64Array,
+  o: number,
   e: AdmitEvent,
-  t: number,
-  reading: number,
+  now: number,
   config: LimitsConfig,
-  dst: StateRow,
-  dso: number,
+  arena: LogArena,
   hint: number,
   ticketId: number,
-  logs: readonly SlidingLog[],
 ): Verdict {
   const sec = config.secondary;
   const plan = logPlan(config);
   const { uses, spans, capacities } = plan;
-  const at = src[so + SLOT.at]!;
+  // Bad readings (NaN, a clock stepped back, a stamp from the future) neither corrupt nor freeze
+  // the state: see effectiveTime. Whole milliseconds keep every count exact.
+  const at = row[o + SLOT.at]!;
+  const t = effectiveTime(now, at);
+  // retry-after counts from the caller's clock, which may be a little behind t (skew): waiting it
+  // must be enough.
+  const reading = now >= 0 && Number.isFinite(now) ? Math.min(Math.floor(now), t) : t;
   // Negative after a clock stepped back: no refill for time that did not pass.
   const elapsed = t - at;
   const ws = windowSlot(e.resource);
-  const storedReset = src[so + ws]!;
-  const storedUsed = src[so + ws + 1]!;
+  const storedReset = row[o + ws]!;
+  const storedUsed = row[o + ws + 1]!;
   const windowMs = resourceWindowMs(e.resource, config);
   // currentReset and windowUsed, with the window's end computed once.
   const end = windowEnd(t, windowMs);
@@ -105,39 +93,40 @@ function admit(
   let rule: LimitRule | null = null;
   let retryAt = t;
   // The store has set this to the tickets it holds with a lease running (see TicketLedger).
-  const inFlight = src[so + SLOT.inFlight]!;
+  const inFlight = row[o + SLOT.inFlight]!;
   // INVARIANT: at most `concurrency.limit` (100) requests of an identity are in flight.
   if (inFlight >= sec.concurrency.limit) {
     rule = 'concurrency';
     retryAt = t + CONCURRENCY_RETRY_MS;
   }
-  // Entries that left count for nothing: dropped before reading (see readyLogs), refused or not.
-  // Only the logs this request is checked against are read; a clock that stepped back settles all.
+  // Only the logs this request is checked against are read; a clock that stepped back reads all.
+  // Entries that left count for nothing: dropped as each log opens, at the later of the two times.
   const back = t < at;
-  readyLogs(logs, back ? plan.keptMask : admitLogs(e.graphql, e.content, plan), back ? at : t, plan);
+  const mask = back ? plan.keptMask : admitLogs(e.graphql, e.content, plan);
+  setLogTimes(at, t, back ? at : t);
+  openLogs(arena, row, o, mask, plan);
   const pw = sec.points.windowMs;
-  // A rule counted in a log keeps 0 in the row: its bucket is refilled only in bucket mode.
-  const rest = uses[0] ? 0 : refillSpent(src[so + SLOT.restPoints]!, sec.points.rest, elapsed);
-  const gql = uses[1] ? 0 : refillSpent(src[so + SLOT.graphqlPoints]!, sec.points.graphql, elapsed);
+  // A rule counted in a log keeps its log in the row: its bucket is refilled only in bucket mode.
+  const rest = uses[0] ? 0 : refillSpent(row[o + SLOT.restPoints]!, sec.points.rest, elapsed);
+  const gql = uses[1] ? 0 : refillSpent(row[o + SLOT.graphqlPoints]!, sec.points.graphql, elapsed);
   const p = e.graphql ? 1 : 0;
-  const pointsRule = e.graphql ? 'graphql_points' : 'rest_points';
   // INVARIANT (sliding): the points charged in any (t - W, t] never exceed the capacity.
   const pointsWait = uses[p]
-    ? logWaitMs(logs[p]!, t, spans[p]!, e.cost, capacities[p]!)
+    ? logWait(arena, p, spans[p]!, e.cost, capacities[p]!)
     : bucketWaitMs(e.graphql ? gql : rest, e.cost, capacities[p]!, pw);
   if (pointsWait > 0) {
-    rule ??= pointsRule;
+    rule ??= e.graphql ? 'graphql_points' : 'rest_points';
     retryAt = Math.max(retryAt, t + pointsWait);
   }
   // CPU is charged after the response: admitted while the CPU counted is below the ceiling (1 ms
   // more fits; charges are whole ms).
-  const cpuWait = logWaitMs(logs[2]!, t, spans[2]!, 1, capacities[2]!);
+  const cpuWait = logWait(arena, 2, spans[2]!, 1, capacities[2]!);
   if (cpuWait > 0) {
     rule ??= 'cpu';
     retryAt = Math.max(retryAt, t + cpuWait);
   }
   if (e.graphql) {
-    const gqlWait = logWaitMs(logs[3]!, t, spans[3]!, 1, capacities[3]!);
+    const gqlWait = logWait(arena, 3, spans[3]!, 1, capacities[3]!);
     if (gqlWait > 0) {
       rule ??= 'graphql_cpu';
       retryAt = Math.max(retryAt, t + gqlWait);
@@ -145,18 +134,18 @@ function admit(
   }
   const perMinute = sec.content.perMinute;
   const perHour = sec.content.perHour;
-  const minute = uses[4] ? 0 : refillSpent(src[so + SLOT.contentMinute]!, perMinute, elapsed);
-  const hour = uses[5] ? 0 : refillSpent(src[so + SLOT.contentHour]!, perHour, elapsed);
+  const minute = uses[4] ? 0 : refillSpent(row[o + SLOT.contentMinute]!, perMinute, elapsed);
+  const hour = uses[5] ? 0 : refillSpent(row[o + SLOT.contentHour]!, perHour, elapsed);
   if (e.content) {
     const minuteWait = uses[4]
-      ? logWaitMs(logs[4]!, t, spans[4]!, 1, perMinute)
+      ? logWait(arena, 4, spans[4]!, 1, perMinute)
       : bucketWaitMs(minute, 1, perMinute, MINUTE);
     if (minuteWait > 0) {
       rule ??= 'content_per_minute';
       retryAt = Math.max(retryAt, t + minuteWait);
     }
     const hourWait = uses[5]
-      ? logWaitMs(logs[5]!, t, spans[5]!, 1, perHour)
+      ? logWait(arena, 5, spans[5]!, 1, perHour)
       : bucketWaitMs(hour, 1, perHour, HOUR);
     if (hourWait > 0) {
       rule ??= 'content_per_hour';
@@ -174,24 +163,21 @@ function admit(
   // `GET /rate_limit` neither counts nor opens a window (seed 000, "Rate limit status").
   const counted = e.countsPrimary;
   const newUsed = counted ? used + 1 : used;
-  if (dst !== src || dso !== so) copyRow(src, so, dst, dso);
-  dst[dso + SLOT.at] = t;
-  dst[dso + SLOT.inFlight] = inFlight + 1;
-  if (back) restampLogs(logs, t, plan);
-  if (uses[p]) chargeLog(logs[p]!, t, e.cost, 1);
-  // A rule counted in a log keeps 0 in the row (the store may pack the log there).
-  dst[dso + SLOT.restPoints] = uses[0] ? 0 : e.graphql ? rest : rest + e.cost * pw;
-  dst[dso + SLOT.graphqlPoints] = uses[1] ? 0 : e.graphql ? gql + e.cost * pw : gql;
-  dst[dso + SLOT.cpu] = 0;
-  dst[dso + SLOT.graphqlCpu] = 0;
-  if (e.content && uses[4]) chargeLog(logs[4]!, t, 1, 1);
-  if (e.content && uses[5]) chargeLog(logs[5]!, t, 1, 1);
-  dst[dso + SLOT.contentMinute] = uses[4] ? 0 : e.content ? minute + MINUTE : minute;
-  dst[dso + SLOT.contentHour] = uses[5] ? 0 : e.content ? hour + HOUR : hour;
+  row[o + SLOT.at] = t;
+  row[o + SLOT.inFlight] = inFlight + 1;
+  if (back) for (const i of plan.kept) restampLog(arena, i);
+  if (uses[p]) chargeLog(arena, p, e.cost, 1);
+  if (!uses[0]) row[o + SLOT.restPoints] = e.graphql ? rest : rest + e.cost * pw;
+  if (!uses[1]) row[o + SLOT.graphqlPoints] = e.graphql ? gql + e.cost * pw : gql;
+  if (e.content && uses[4]) chargeLog(arena, 4, 1, 1);
+  if (e.content && uses[5]) chargeLog(arena, 5, 1, 1);
+  if (!uses[4]) row[o + SLOT.contentMinute] = e.content ? minute + MINUTE : minute;
+  if (!uses[5]) row[o + SLOT.contentHour] = e.content ? hour + HOUR : hour;
   if (counted) {
-    dst[dso + ws] = reset;
-    dst[dso + ws + 1] = newUsed;
+    row[o + ws] = reset;
+    row[o + ws + 1] = newUsed;
   }
+  closeLogs(arena, row, o, mask, plan);
   const ticket = new AdmissionTicket(
     e.key,
     e.resource,

@@ -2,17 +2,17 @@
 import { EMPTY_IDENTITY_STATE, type IdentityState } from './identity-state.js';
 import type { LimitEvent } from './limit-event.js';
 import type { LimitsConfig } from './limits-config.js';
+import { LogArena } from './log-arena.js';
 import { logPlan } from './log-rules.js';
-import { createSlidingLog, flattenLog, loadLog } from './sliding-log.js';
-import { packState, SLOT, STATE_WIDTH, unpackState } from './state-layout.js';
+import { packLogs, rowLogs } from './row-logs.js';
+import { packState, ROW_LOGS, STATE_WIDTH, unpackState } from './state-layout.js';
 import { stepInto } from './step-into.js';
 import type { StepResult } from './verdict.js';
 
-// Scratch rows: step packs the state, runs the one transition (stepInto) and unpacks the result.
-// Safe to share: JavaScript runs one step at a time and stepInto never calls back out.
-const input = new Float64Array(STATE_WIDTH);
-const output = new Float64Array(STATE_WIDTH);
-const logs = Array.from({ length: 6 }, createSlidingLog);
+// A scratch row and arena: step packs the state, runs the one transition (stepInto) and unpacks
+// the result. Safe to share: JavaScript runs one step at a time and stepInto never calls back out.
+const row = new Float64Array(STATE_WIDTH);
+const arena = new LogArena();
 
 /**
  * The pure transition of the limits. No clock, no I/O, no randomness: time is `now` (epoch ms).
@@ -36,16 +36,23 @@ export function step(
   ticketId = 0,
 ): StepResult {
   const s = state ?? EMPTY_IDENTITY_STATE;
-  packState(s, input, 0);
-  for (let i = 0; i < 6; i++) loadLog(logs[i]!, s.logs?.[i]);
-  const verdict = stepInto(input, 0, event, now, config, output, 0, -1, ticketId, logs);
+  const plan = logPlan(config);
+  arena.clear();
+  packState(s, row, 0);
+  packLogs(s, row, 0, arena, plan);
+  const verdict = stepInto(row, 0, event, now, config, arena, -1, ticketId);
   const changed = event.kind !== 'admit' || verdict.allowed;
   if (!changed) return { state: s, verdict };
-  // The kernel reads only the logs the event needs: the others may hold entries that have left.
-  const edge = output[SLOT.at]!;
-  const spans = logPlan(config).spans;
-  return {
-    state: { ...unpackState(output, 0), logs: logs.map((log, i) => flattenLog(log, edge - spans[i]!)) },
-    verdict,
-  };
+  // The numbers of the rules counted in logs show 0: their logs are shown apart, only the entries
+  // still counted at the state's time (the kernel reads only the logs the event needs).
+  const logs = rowLogs(row, 0, arena, plan);
+  const at = row[0]!;
+  for (let i = 0; i < 6; i++) {
+    if (!plan.uses[i]) {
+      // A rule counted in a bucket: the kernel never reads a log given for it; it is shown as given.
+      const edge = at - plan.spans[i]!;
+      logs[i] = (s.logs?.[i] ?? []).filter((_, k, flat) => flat[k - (k & 1)]! > edge);
+    } else row[ROW_LOGS + i] = 0;
+  }
+  return { state: { ...unpackState(row, 0), logs }, verdict };
 }

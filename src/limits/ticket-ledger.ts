@@ -5,8 +5,8 @@
  * request is completed or released, or its lease runs out (a crashed server's requests). The
  * in-flight count of an identity is the number of slots held with a lease still running; a
  * ticket whose slot is not held (a copy settled already, a forgery, an expired lease) settles
- * nothing. The memory store keeps one ledger; a shared store (Redis) keeps the same facts in a
- * sorted set per identity.
+ * nothing. The memory store keeps one ledger; a shared store (Redis) keeps the same facts in the
+ * identity's one value (each held ticket's id and lease end).
  */
 export interface TicketLedger {
   /** A ticket id never handed out before by this ledger. */

@@ -4,20 +4,23 @@ import { checkOptions } from '../core/check-options.js';
 import { TollgateError } from '../core/errors.js';
 import { defaultLimits } from '../limits/default-limits.js';
 import { effectiveTime } from '../limits/effective-time.js';
-import type { IdentityState } from '../limits/identity-state.js';
+import { IDENTITY_STATE_FIELDS, type IdentityState } from '../limits/identity-state.js';
 import { AdmissionTicket, eventKey, type LimitEvent } from '../limits/limit-event.js';
 import type { LimitsConfig } from '../limits/limits-config.js';
 import type { SyncLimitsStore } from '../limits/limits-store.js';
-import { eventLogs, logPlan } from '../limits/log-rules.js';
+import { LogArena } from '../limits/log-arena.js';
+import { logPlan } from '../limits/log-rules.js';
+import { freeRowLogs, rowLogs, rowLogsExpireAt } from '../limits/row-logs.js';
 import { createRowTicketLedger } from '../limits/row-ticket-ledger.js';
 import { rowExpiresAt } from '../limits/state-expiry.js';
-import { SLOT, STATE_WIDTH, unpackState } from '../limits/state-layout.js';
+import { ROW_LOGS, SLOT, STATE_WIDTH, unpackState } from '../limits/state-layout.js';
 import { unheldVerdict } from '../limits/step-finish.js';
 import { stepInto } from '../limits/step-into.js';
 import type { Verdict } from '../limits/verdict.js';
-import { createLogKeeper } from './log-keeper.js';
 import { MEMORY_STORE_OPTIONS } from './store-options-spec.js';
 
+/** IdentityState's number fields, in row order. */
+const STATE_FIELDS = IDENTITY_STATE_FIELDS;
 /** Every this many applies, the clock hand checks a few identities for expiry. */
 const SWEEP_EVERY = 64;
 const SWEEP_BATCH = 4;
@@ -83,12 +86,18 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const keys: (string | undefined)[] = [];
   const rows = new Map<string, number>();
   const free: number[] = [];
-  const zero = new Float64Array(STATE_WIDTH);
+  /** A new identity's row: the transition runs here, and the row is kept only when admitted. */
   const scratch = new Float64Array(STATE_WIDTH);
-  /** The sliding logs: one entry packed in the row's number for the rule, longer logs kept apart. */
-  const logs = createLogKeeper();
-  const stateOf = (row: number, config: LimitsConfig): IdentityState =>
-    logs.stateOf(unpackState(slab, row * STATE_WIDTH), row, config);
+  /** The sliding logs longer than one entry (one entry is packed in the row's number for its rule). */
+  const arena = new LogArena();
+  /** The row's state: its numbers, the numbers of the rules counted in logs 0, the logs apart. */
+  const stateOf = (row: number, config: LimitsConfig): IdentityState => {
+    const offset = row * STATE_WIDTH;
+    const plan = logPlan(config);
+    const state: Record<string, unknown> = { ...unpackState(slab, offset) };
+    for (let i = 0; i < 6; i++) if (plan.uses[i]) state[STATE_FIELDS[ROW_LOGS + i]!] = 0;
+    return { ...(state as unknown as IdentityState), logs: rowLogs(slab, offset, arena, plan) };
+  };
   /** The tickets each identity has in flight: only identities with requests in flight cost anything here. */
   const tickets = createRowTicketLedger();
   /**
@@ -105,11 +114,14 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
 
   const expired = (row: number, now: number, config: LimitsConfig) => {
     const offset = row * STATE_WIDTH;
-    return Math.max(rowExpiresAt(slab, offset, config), logs.expiresAt(slab, offset, row, config)) <= now;
+    return (
+      Math.max(rowExpiresAt(slab, offset, config), rowLogsExpireAt(slab, offset, arena, logPlan(config))) <=
+      now
+    );
   };
   const drop = (row: number): void => {
     tickets.forget(row);
-    logs.forget(slab, row * STATE_WIDTH, row);
+    freeRowLogs(slab, row * STATE_WIDTH, arena);
     rows.delete(keys[row]!);
     keys[row] = undefined;
     free.push(row);
@@ -157,9 +169,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   };
 
   // An admission settled in the same call (`event.settle`): the completion's transition on the
-  // row just admitted, with the logs still loaded; its ticket is never held, so it settles nothing later.
+  // row just admitted; its ticket is never held, so it settles nothing later.
   const settleAtOnce = (
-    row: Float64Array,
     offset: number,
     index: number,
     admitted: Verdict,
@@ -173,7 +184,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       status: settle.status,
       cpuMs: settle.cpuMs,
     } as const;
-    stepInto(row, offset, completion, now, config, row, offset, index, 0, logs.current());
+    stepInto(slab, offset, completion, now, config, arena, index, 0);
   };
 
   return {
@@ -193,60 +204,55 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       // the key, the hint saves the map lookup.
       const hint = event.kind === 'admit' ? (event.hint ?? -1) : event.ticket.hint;
       const row = hint >= 0 && keys[hint] === key ? hint : rows.get(key);
-      const offset = row === undefined ? 0 : row * STATE_WIDTH;
-      const src = row === undefined ? zero : slab;
-      const t = effectiveTime(now, src[offset + SLOT.at]!);
-      // The logs this event reads and charges: the others stay where they are (see LogKeeper).
-      const mask = eventLogs(event, t < src[offset + SLOT.at]!, logPlan(config));
       if (event.kind !== 'admit') {
         // A ticket is a claim on a slot this store holds: a copy, a forgery, or one settled or
         // expired already changes nothing.
+        if (row === undefined) return unheldVerdict(scratch, 0, event.ticket, now, config);
+        const offset = row * STATE_WIDTH;
         if (
-          row === undefined ||
           !AdmissionTicket.isFrom(event.ticket, issuer) ||
-          !tickets.claim(row, event.ticket.id, t)
+          !tickets.claim(row, event.ticket.id, effectiveTime(now, slab[offset + SLOT.at]!))
         )
-          return unheldVerdict(src, offset, event.ticket, now, config);
+          return unheldVerdict(slab, offset, event.ticket, now, config);
         used[row] = 1;
-        const book = logs.load(slab, offset, row, config, mask);
-        const settled = stepInto(slab, offset, event, now, config, slab, offset, row, 0, book);
-        logs.store(slab, offset, row, config, mask);
-        return settled;
+        return stepInto(slab, offset, event, now, config, arena, row, 0);
       }
       const id = tickets.nextId();
-      const leaseEnd = t + config.secondary.concurrency.leaseMs;
       if (row !== undefined) {
+        const offset = row * STATE_WIDTH;
+        const t = effectiveTime(now, slab[offset + SLOT.at]!);
         used[row] = 1;
         // INVARIANT: the in-flight count is the number of tickets held with a lease still running.
-        slab[offset + SLOT.inFlight] = tickets.live(row, t);
-        const book = logs.load(slab, offset, row, config, mask);
-        const verdict = stepInto(slab, offset, event, now, config, slab, offset, row, id, book);
+        // The row's count never falls below the tickets the ledger holds for it (each event sets it
+        // to the live count, then both move by one; a claim the ledger refuses only drops a ticket),
+        // so a row showing none holds none: the ledger is not read.
+        if (slab[offset + SLOT.inFlight] !== 0) slab[offset + SLOT.inFlight] = tickets.live(row, t);
+        const verdict = stepInto(slab, offset, event, now, config, arena, row, id);
         if (verdict.allowed) {
-          if (event.settle !== undefined) settleAtOnce(slab, offset, row, verdict, event.settle, now, config);
+          if (event.settle !== undefined) settleAtOnce(offset, row, verdict, event.settle, now, config);
           else {
-            tickets.hold(row, id, leaseEnd);
+            tickets.hold(row, id, t + config.secondary.concurrency.leaseMs);
             AdmissionTicket.stamp(verdict.ticket as AdmissionTicket, issuer);
           }
-          logs.store(slab, offset, row, config, mask);
         }
         return verdict;
       }
-      const book = logs.load(zero, 0, -1, config, mask);
-      const verdict = stepInto(zero, 0, event, now, config, scratch, 0, -1, id, book);
-      // A denied first request leaves no state to keep (all or nothing).
+      // A new identity: its first transition runs on the scratch row (all zero).
+      const verdict = stepInto(scratch, 0, event, now, config, arena, -1, id);
+      // A denied first request leaves no state to keep (all or nothing), and the scratch row as it was.
       if (!verdict.allowed) return verdict;
       if (rows.size >= maxIdentities) evictOne(now, config);
       const fresh = allocate();
       slab.set(scratch, fresh * STATE_WIDTH);
+      scratch.fill(0);
       if (event.settle !== undefined)
-        settleAtOnce(slab, fresh * STATE_WIDTH, fresh, verdict, event.settle, now, config);
-      logs.store(slab, fresh * STATE_WIDTH, fresh, config, mask);
+        settleAtOnce(fresh * STATE_WIDTH, fresh, verdict, event.settle, now, config);
       // A new row earns its second chance only when used again: one-off callers go first.
       used[fresh] = 0;
       rows.set(key, fresh);
       keys[fresh] = key;
       if (event.settle === undefined) {
-        tickets.hold(fresh, id, leaseEnd);
+        tickets.hold(fresh, id, effectiveTime(now, 0) + config.secondary.concurrency.leaseMs);
         AdmissionTicket.stamp(verdict.ticket as AdmissionTicket, issuer);
       }
       return verdict;
@@ -272,7 +278,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     close(): void {},
     clear(): void {
       tickets.clear();
-      logs.clear();
+      arena.clear();
       rows.clear();
       keys.length = 0;
       free.length = 0;

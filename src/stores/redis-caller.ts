@@ -24,7 +24,7 @@ export interface LimitsCaller {
   call(
     config: LimitsConfig,
     keys: readonly string[],
-    args: readonly (string | number)[],
+    args: readonly (string | number | Buffer)[],
   ): Promise<ScriptAnswer>;
   /** `function` while calls go by `FCALL`; `script` once functions are missing or refused (for good). */
   readonly mode: 'function' | 'script';
@@ -58,7 +58,7 @@ export function createLimitsCaller(client: RedisClientLike): LimitsCaller {
     return code;
   };
 
-  const viaScript = (c: LimitsCode, keys: readonly string[], args: readonly (string | number)[]) =>
+  const viaScript = (c: LimitsCode, keys: readonly string[], args: readonly (string | number | Buffer)[]) =>
     client.evalsha(c.sha, keys.length, ...keys, ...args).catch((error: unknown) => {
       if (!messageOf(error).startsWith('NOSCRIPT')) throw error;
       // A restarted or new server: send the script whole; it is cached by SHA from then on.
@@ -66,7 +66,7 @@ export function createLimitsCaller(client: RedisClientLike): LimitsCaller {
     }) as Promise<ScriptAnswer>;
 
   /** Functions are missing or refused here: scripts from now on. */
-  const toScripts = (c: LimitsCode, keys: readonly string[], args: readonly (string | number)[]) => {
+  const toScripts = (c: LimitsCode, keys: readonly string[], args: readonly (string | number | Buffer)[]) => {
     functions = false;
     return viaScript(c, keys, args);
   };
@@ -81,7 +81,7 @@ export function createLimitsCaller(client: RedisClientLike): LimitsCaller {
     return c.loading;
   };
 
-  const viaFunction = (c: LimitsCode, keys: readonly string[], args: readonly (string | number)[]) =>
+  const viaFunction = (c: LimitsCode, keys: readonly string[], args: readonly (string | number | Buffer)[]) =>
     (client.fcall!(c.name, keys.length, ...keys, ...args) as Promise<ScriptAnswer>).catch(
       (error: unknown) => {
         const message = messageOf(error);

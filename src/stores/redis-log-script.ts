@@ -1,16 +1,17 @@
-/** The sliding logs inside the Redis script: what sliding-log.ts and log-slot.ts do, in Lua over packed strings. */
+/** The sliding logs inside the Redis script: what sliding-log.ts and log-slot.ts do, in Lua over the bytes of the identity's value. */
 import type { LimitsConfig } from '../limits/limits-config.js';
 import { logPlan } from '../limits/log-rules.js';
 
 /**
  * The Lua half of the script that keeps the six sliding logs of an identity. A log of at most one
  * entry is packed into its rule's number of the state (0, or age x 2^24 + weight: log-slot.ts);
- * a longer one (the number is -1) is its own string key: the sum of its weights as a big-endian
- * double, then one 16-byte entry (time, weight as two doubles) per ms, oldest first. An event
- * reads the entries it needs (the oldest ones that left, the newest) with `struct.unpack`, and
- * writes the string back with its left entries cut off and the newest appended or merged: work
- * per admission is a few entries and one copy of the string, whatever its length. Functions are
- * the ones of sliding-log.ts, step for step, so the answers are the memory store's.
+ * a longer one of n entries (the number is -n) is kept in the identity's value after the state:
+ * the sum of its weights as a big-endian double, then one 16-byte entry (time, weight as two
+ * doubles) per ms, oldest first (redis-script.ts). An event reads the entries it needs (the oldest
+ * ones that left, the newest) with `struct.unpack` where they lie in the value, and copies the log
+ * once when it changes (its left entries cut off, the newest appended or merged): work per event
+ * is a few entries and one copy of the log, whatever its length. Functions are the ones of
+ * sliding-log.ts, step for step, so the answers are the memory store's.
  * @example
  * import { defaultLimits } from 'tollgate/limits';
  * import { logsLua } from './redis-log-script.js';
@@ -24,33 +25,62 @@ local LOG_QUANTA = { ${plan.quanta.join(', ')} }
 local LOG_CAPS = { ${plan.capacities.join(', ')} }
 local SLOT_SPAN = 16777216
 local SLOT_MAX_AGE = 536870912
--- A log: body (entries only), first and last entry index in it (1-based), sum, and whether its
--- key holds it now.
-local function entry(L, i) return sunpack('>dd', L.body, (i - 1) * 16 + 1) end
+-- A log, as an array (Redis's Lua reads an array slot for less than a named field, and builds the
+-- array in one step): [1] the string holding its entries and [2] where they start in it (the
+-- value as read), [3] first and [4] last entry index (1-based), [5] sum, [6] whether the value
+-- holds it apart. Its newest entry may be held in Lua instead ([7] tail: [8] time, [9] weight, at
+-- index [4]): a log packed in its number, or one the event charged, is never packed into a string
+-- only to be read back; [10] index, [11] time, [12] weight cache the entry read last from the
+-- string (the oldest, read by every rule); [13] entries left its front. Strings and reads of them
+-- are what the script pays most for.
+local function entry(L, i)
+  if L[7] and i == L[4] then return L[8], L[9] end
+  if i == L[10] then return L[11], L[12] end
+  local time, w = sunpack('>dd', L[1], L[2] + (i - 1) * 16)
+  L[10], L[11], L[12] = i, time, w
+  return time, w
+end
+-- The logs this event loaded (LOADED[1..NL]) and the ones left packed in a number above 0
+-- (PACKED[1..NP]): loops visit these, not all six (a log neither loaded nor packed is empty and
+-- stays so). Filled by load_logs.
+local LOADED, PACKED, NL, NP = {}, {}, 0, 0
+-- Where each log held apart starts in the value (LOG_AT[i]), and where the tickets start: the
+-- logs' sizes are in the state (\`-n\`: n entries, after an 8-byte sum).
+local LOG_AT = {}
+local function locate(from)
+  for i = 1, 6 do
+    local slot = s[2 + i]
+    if slot < 0 then
+      LOG_AT[i] = from
+      from = from - slot * 16 + 8
+    end
+  end
+  return from
+end
 local function load_log(i, at)
-  local L = { body = '', first = 1, last = 0, sum = 0, kept = false }
+  local L = { '', 1, 1, 0, 0, false, false, 0, 0, 0, 0, 0, false }
   if not LOG_USES[i] then return L end
   local slot = s[2 + i]
-  if slot == -1 then
-    local raw = redis.call('GET', KEYS[2 + i])
-    if raw then
-      L.sum = sunpack('>d', raw)
-      L.body = sub(raw, 9)
-      L.last = #L.body / 16
-      L.kept = true
-    end
+  if slot < 0 then
+    local from = LOG_AT[i]
+    L[5], L[11], L[12] = sunpack('>ddd', raw, from)
+    L[10] = 1
+    L[1] = raw
+    L[2] = from + 8
+    L[4] = -slot
+    L[6] = true
   elseif slot > 0 then
     local w = slot % SLOT_SPAN
-    L.body = spack('>dd', at - (slot - w) / SLOT_SPAN, w)
-    L.last = 1
-    L.sum = w
+    L[7], L[8], L[9] = true, at - (slot - w) / SLOT_SPAN, w
+    L[4] = 1
+    L[5] = w
   end
   return L
 end
 local function live_sum(L, t, span)
   local edge = t - span
-  local sum = L.sum
-  for i = L.first, L.last do
+  local sum = L[5]
+  for i = L[3], L[4] do
     local time, w = entry(L, i)
     if time > edge then break end
     sum = sum - w
@@ -61,64 +91,91 @@ local function log_wait(L, t, span, need, cap)
   local edge = t - span
   local sum = live_sum(L, t, span)
   if sum + need <= cap then return 0 end
-  for i = L.first, L.last do
+  for i = L[3], L[4] do
     local time, w = entry(L, i)
     if time > edge then
       sum = sum - w
       if sum + need <= cap then return max(1, time + span - t) end
     end
   end
-  if L.last >= L.first then
-    local newest = entry(L, L.last)
+  if L[4] >= L[3] then
+    local newest = entry(L, L[4])
     if newest > edge then return max(1, newest + span - t) end
   end
   return span
 end
--- Replaces the newest entry (index last) or appends one.
+-- Replaces the newest entry (index last) or appends one, as the tail. A tail appended to is
+-- written into the string first (as many events as the clock went back: rare).
 local function put_last(L, time, w, replace)
-  local keep = L.last
-  if replace then keep = L.last - 1 end
-  L.body = sub(L.body, 1, keep * 16) .. spack('>dd', time, w)
-  L.last = keep + 1
-  L.changed = true
+  if not replace then
+    if L[7] then
+      L[1] = sub(L[1], L[2], L[2] + (L[4] - 1) * 16 - 1) .. spack('>dd', L[8], L[9])
+      L[2], L[10] = 1, 0
+    end
+    L[4] = L[4] + 1
+  end
+  L[7], L[8], L[9] = true, time, w
 end
 -- Entries that left count for nothing: dropped before reading, refused or not (see dropLeft).
 local function drop_left(L, t, span)
   local edge = t - span
-  while L.first <= L.last do
-    local time, w = entry(L, L.first)
+  while L[3] <= L[4] do
+    local time, w = entry(L, L[3])
     if time > edge then break end
-    L.sum = L.sum - w
-    L.first = L.first + 1
-    L.dropped = true
+    L[5] = L[5] - w
+    L[3] = L[3] + 1
+    L[13] = true
   end
 end
--- After a refusal: a kept log that dropped entries is written back (its expiry unchanged), so a
--- caller refused for an hour costs one look per log, not one per entry that left.
-local function keep_dropped(logs)
-  for i = 1, 6 do
+-- The bytes of a log held apart, as the value keeps them, added to \`parts\`: its sum, then its
+-- live entries (from the string, then the tail).
+local function log_bytes(L, parts)
+  local n = #parts
+  local last = L[4]
+  if L[7] then last = last - 1 end
+  parts[n + 1] = spack('>d', L[5])
+  if last >= L[3] then
+    n = n + 1
+    parts[n + 1] = sub(L[1], L[2] + (L[3] - 1) * 16, L[2] + last * 16 - 1)
+  end
+  if L[7] then parts[n + 2] = spack('>dd', L[8], L[9]) end
+end
+-- After a refusal, whether a log held apart dropped entries: its state number (-n) and bytes.
+local function kept_dropped(logs, parts)
+  local any = false
+  for j = 1, NL do
+    local i = LOADED[j]
     local L = logs[i]
-    if L and L.kept and L.dropped then
-      redis.call('SET', KEYS[2 + i], spack('>d', L.sum) .. sub(L.body, (L.first - 1) * 16 + 1, L.last * 16), 'KEEPTTL')
+    if L[6] then
+      local size = L[4] - L[3] + 1
+      if L[13] then any = true end
+      s[2 + i] = 0
+      if size > 0 then
+        log_bytes(L, parts)
+        s[2 + i] = -size
+      end
     end
   end
+  return any
 end
 local function settle_log(L, t, span)
   drop_left(L, t, span)
-  if L.first > L.last then
-    L.body, L.first, L.last, L.sum = '', 1, 0, 0
+  if L[3] > L[4] then
+    L[1], L[2], L[3], L[4], L[5], L[7], L[10] = '', 1, 1, 0, 0, false, 0
     return
   end
-  if entry(L, L.last) <= t then return end
+  if entry(L, L[4]) <= t then return end
   local moved = 0
-  while L.last >= L.first do
-    local time, w = entry(L, L.last)
+  while L[4] >= L[3] do
+    local time, w = entry(L, L[4])
     if time <= t then break end
     moved = moved + w
-    L.last = L.last - 1
+    L[4] = L[4] - 1
+    -- The tail, if any, was the entry just moved.
+    L[7] = false
   end
-  if L.last >= L.first then
-    local time, w = entry(L, L.last)
+  if L[4] >= L[3] then
+    local time, w = entry(L, L[4])
     if time == t then put_last(L, t, w + moved, true) return end
   end
   put_last(L, t, moved, false)
@@ -127,63 +184,95 @@ local function charge_log(L, t, w, quantum)
   if not (w > 0) then return end
   local stamp = t
   if quantum ~= 1 then stamp = t - (t % quantum) end
-  L.sum = L.sum + w
-  if L.last >= L.first then
-    local time, last_w = entry(L, L.last)
+  L[5] = L[5] + w
+  if L[4] >= L[3] then
+    local time, last_w = entry(L, L[4])
     if time >= stamp then put_last(L, time, last_w + w, true) return end
   end
   put_last(L, stamp, w, false)
 end
 local function settle_logs(logs, t)
-  for i = 1, 6 do if logs[i] then settle_log(logs[i], t, LOG_SPANS[i]) end end
+  for j = 1, NL do
+    local i = LOADED[j]
+    settle_log(logs[i], t, LOG_SPANS[i])
+  end
+end
+local function drop_logs(logs, t)
+  for j = 1, NL do
+    local i = LOADED[j]
+    drop_left(logs[i], t, LOG_SPANS[i])
+  end
 end
 -- A log the event neither reads nor charges, packed in its number of the state (or empty), is not
 -- loaded (its entry is never in the future: see load_logs): its number is moved to the new time
 -- at save, as loading, settling and saving it would (\`logs[6 + i]\` keeps that number as read: the
 -- event reuses the state's numbers of rules counted in logs). Its entry's time, from the old time.
 local function packed_time(slot) return at0 - (slot - slot % SLOT_SPAN) / SLOT_SPAN end
+-- The logs an event reads or charges: the points log \`points\` (1 REST, 2 GraphQL, 0 none), the
+-- CPU log, GraphQL's CPU log, the content logs. Every log the value holds apart is loaded too (it
+-- is settled and saved as it always was), and every log when the clock went back (an entry may lie
+-- in the future: settling moves it). Any other log is packed in its number, or empty: left out
+-- (false), its number moved to the new time at save (save_logs), as loading would leave it.
+local function load_logs(t, points, graphql, content)
+  local logs = { false, false, false, false, false, false, 0, 0, 0, 0, 0, 0 }
+  local back = t < at0
+  NL, NP = 0, 0
+  for i = 1, 6 do
+    if LOG_USES[i] then
+      local slot = s[2 + i]
+      local needed = back or slot < 0 or i == 3 or i == points or (i == 4 and graphql) or (i >= 5 and content)
+      -- An entry too old for a packed number once moved to t (a points window of days) spills.
+      if not needed and slot > 0 and t - packed_time(slot) >= SLOT_MAX_AGE then needed = true end
+      if needed then
+        logs[i] = load_log(i, at0)
+        NL = NL + 1
+        LOADED[NL] = i
+      elseif slot > 0 then
+        logs[6 + i] = slot
+        NP = NP + 1
+        PACKED[NP] = i
+      end
+    end
+  end
+  return logs
+end
 local function logs_expire(logs)
   local latest = 0
-  for i = 1, 6 do
+  for j = 1, NL do
+    local i = LOADED[j]
     local L = logs[i]
-    if L then
-      if L.last >= L.first then latest = max(latest, entry(L, L.last) + LOG_SPANS[i]) end
-    elseif LOG_USES[i] and logs[6 + i] > 0 then
-      latest = max(latest, packed_time(logs[6 + i]) + LOG_SPANS[i])
-    end
+    if L[4] >= L[3] then latest = max(latest, entry(L, L[4]) + LOG_SPANS[i]) end
+  end
+  for j = 1, NP do
+    local i = PACKED[j]
+    latest = max(latest, packed_time(logs[6 + i]) + LOG_SPANS[i])
   end
   return latest
 end
--- Writes each log back: into its number of the state when it packs, else into its key (unless the
--- key holds it unchanged: its expiry, set when written, still outlasts its newest entry).
-local function save_logs(logs, at, ttl)
-  for i = 1, 6 do
+-- Writes each log back: into its number of the state when it packs, else into \`parts\` (the bytes
+-- of the value after the state), its number -n.
+local function save_logs(logs, at, parts)
+  for j = 1, NP do
+    local i = PACKED[j]
+    local slot = logs[6 + i]
+    s[2 + i] = 0
+    local time = packed_time(slot)
+    if time > at - LOG_SPANS[i] then s[2 + i] = (at - time) * SLOT_SPAN + slot % SLOT_SPAN end
+  end
+  -- In LOADED order: ascending, as the value keeps the logs held apart.
+  for j = 1, NL do
+    local i = LOADED[j]
     local L = logs[i]
-    if not L then
-      if LOG_USES[i] then
-        local slot = logs[6 + i]
-        s[2 + i] = 0
-        if slot > 0 then
-          local time = packed_time(slot)
-          if time > at - LOG_SPANS[i] then s[2 + i] = (at - time) * SLOT_SPAN + slot % SLOT_SPAN end
-        end
-      end
-    elseif LOG_USES[i] then
-      local size = L.last - L.first + 1
-      local slot = -1
-      if size == 0 then slot = 0 end
-      if size == 1 then
-        local time, w = entry(L, L.first)
-        local age = at - time
-        if age >= 0 and age < SLOT_MAX_AGE and w < SLOT_SPAN then slot = age * SLOT_SPAN + w end
-      end
-      s[2 + i] = slot
-      if slot == -1 then
-        if not L.kept or L.dropped or L.changed then redis.call('SET', KEYS[2 + i], spack('>d', L.sum) .. sub(L.body, (L.first - 1) * 16 + 1, L.last * 16), 'PX', ttl) end
-      elseif L.kept then
-        redis.call('DEL', KEYS[2 + i])
-      end
+    local size = L[4] - L[3] + 1
+    local slot = -size
+    if size == 0 then slot = 0 end
+    if size == 1 then
+      local time, w = entry(L, L[3])
+      local age = at - time
+      if age >= 0 and age < SLOT_MAX_AGE and w < SLOT_SPAN then slot = age * SLOT_SPAN + w end
     end
+    s[2 + i] = slot
+    if slot < 0 then log_bytes(L, parts) end
   end
 end
 `;

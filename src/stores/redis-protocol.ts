@@ -9,7 +9,7 @@ import {
 } from '../limits/limit-event.js';
 import type { LimitsConfig } from '../limits/limits-config.js';
 import type { Verdict } from '../limits/verdict.js';
-import { SCRIPT_RESOURCES, SCRIPT_RULES } from './redis-script.js';
+import { type SCRIPT_RESOURCES, SCRIPT_RULES } from './redis-script.js';
 
 /** The script's answer: numbers only (Lua tables become arrays). */
 export type ScriptAnswer = readonly number[];
@@ -17,51 +17,119 @@ export type ScriptAnswer = readonly number[];
 /** The answer of an admission that arrived after its deadline: the script charged nothing. */
 export const EXPIRED = 2;
 
-/**
- * Arguments of an admission: `a`, the clock ('' for the server's), resource, limit, cost, content,
- * graphql, counts-primary, deadline on the server's clock ('' for none); `x` and then the status and
- * CPU ms for an admission settled at once.
- * @example
- * import { admitArgs } from './redis-protocol.js';
- * admitArgs({ kind: 'admit', key: 'user:octocat', resource: 'core', limit: 5000, cost: 1, content: false, graphql: false, countsPrimary: true }, '', '');
- * // ['a', '', 1, 5000, 1, 0, 0, 1, '']
- */
-export function admitArgs(event: AdmitEvent, clock: string, deadline: string): (string | number)[] {
-  const args = [
-    event.settle === undefined ? 'a' : 'x',
-    clock,
-    SCRIPT_RESOURCES.indexOf(event.resource) + 1,
-    event.limit,
-    event.cost,
-    event.content ? 1 : 0,
-    event.graphql ? 1 : 0,
-    event.countsPrimary ? 1 : 0,
-    deadline,
-  ];
-  if (event.settle !== undefined) args.push(event.settle.status, event.settle.cpuMs);
-  return args;
+/** Resource numbers as the script reads them (1-based, SCRIPT_RESOURCES order). */
+const RESOURCE_NUMBER = { core: 1, search: 2, graphql: 3, lfs: 4 } as const satisfies Record<
+  (typeof SCRIPT_RESOURCES)[number],
+  number
+>;
+
+/** The op codes of the script (the argument's first byte). */
+const OP = { admit: 0x61, atOnce: 0x78, complete: 0x63, release: 0x72, reset: 0x7a } as const;
+
+/** What a call tells the script; numbers it does not need are 0. */
+interface CallFields {
+  readonly op: number;
+  readonly resource: number;
+  readonly content?: boolean;
+  readonly graphql?: boolean;
+  readonly countsPrimary?: boolean;
+  readonly clock: number | undefined;
+  readonly limit?: number;
+  readonly cost?: number;
+  readonly deadline?: number | undefined;
+  readonly status?: number;
+  readonly cpuMs?: number;
+  readonly id?: number;
+  readonly countedReset?: number;
 }
 
 /**
- * Arguments of a completion (`c`) or release (`r`) of a ticket.
+ * The one argument of a call, as ARGS_FORMAT reads it: seven bytes (op, resource, content,
+ * graphql, counts-primary, clock given, deadline given), then eight big-endian doubles (clock,
+ * limit, cost, deadline, status, CPU ms, ticket id, counted reset). Binary, so the script reads
+ * every number with one `struct.unpack` instead of parsing decimal strings.
+ */
+function callArg(f: CallFields): Buffer {
+  const buffer = Buffer.allocUnsafe(71);
+  buffer[0] = f.op;
+  buffer[1] = f.resource;
+  buffer[2] = f.content ? 1 : 0;
+  buffer[3] = f.graphql ? 1 : 0;
+  buffer[4] = f.countsPrimary ? 1 : 0;
+  buffer[5] = f.clock === undefined ? 0 : 1;
+  buffer[6] = f.deadline === undefined ? 0 : 1;
+  buffer.writeDoubleBE(f.clock ?? 0, 7);
+  buffer.writeDoubleBE(f.limit ?? 0, 15);
+  buffer.writeDoubleBE(f.cost ?? 0, 23);
+  buffer.writeDoubleBE(f.deadline ?? 0, 31);
+  buffer.writeDoubleBE(f.status ?? 0, 39);
+  buffer.writeDoubleBE(f.cpuMs ?? 0, 47);
+  buffer.writeDoubleBE(f.id ?? 0, 55);
+  buffer.writeDoubleBE(f.countedReset ?? 0, 63);
+  return buffer;
+}
+
+/**
+ * The argument of an admission (`x`: settled at once, with its status and CPU ms): the clock
+ * reading (undefined: the server's `TIME`) and the deadline on the server's clock (undefined: none).
+ * @example
+ * import { admitArgs } from './redis-protocol.js';
+ * admitArgs({ kind: 'admit', key: 'user:octocat', resource: 'core', limit: 5000, cost: 1, content: false, graphql: false, countsPrimary: true }, undefined, undefined)[0]!.length; // 71
+ */
+export function admitArgs(
+  event: AdmitEvent,
+  clock: number | undefined,
+  deadline: number | undefined,
+): [Buffer] {
+  return [
+    callArg({
+      op: event.settle === undefined ? OP.admit : OP.atOnce,
+      resource: RESOURCE_NUMBER[event.resource],
+      content: event.content,
+      graphql: event.graphql,
+      countsPrimary: event.countsPrimary,
+      clock,
+      limit: event.limit,
+      cost: event.cost,
+      deadline,
+      status: event.settle?.status ?? 0,
+      cpuMs: event.settle?.cpuMs ?? 0,
+    }),
+  ];
+}
+
+/**
+ * The argument of a completion or release of a ticket.
  * @example
  * import { AdmissionTicket } from '../limits/limit-event.js';
  * import { settleArgs } from './redis-protocol.js';
  * const ticket = new AdmissionTicket('user:octocat', 'core', false, 5000, 0, -1, 7);
- * settleArgs({ kind: 'release', ticket, cpuMs: 0 }, ''); // ['r', '', 1, 0, 0, 0, 7, 0]
+ * settleArgs({ kind: 'release', ticket, cpuMs: 0 }, undefined)[0]!.readDoubleBE(55); // 7 (the ticket id)
  */
-export function settleArgs(event: CompleteEvent | ReleaseEvent, clock: string): (string | number)[] {
+export function settleArgs(event: CompleteEvent | ReleaseEvent, clock: number | undefined): [Buffer] {
   const { ticket } = event;
   return [
-    event.kind === 'complete' ? 'c' : 'r',
-    clock,
-    SCRIPT_RESOURCES.indexOf(ticket.resource) + 1,
-    ticket.graphql ? 1 : 0,
-    event.kind === 'complete' ? event.status : 0,
-    event.cpuMs,
-    ticket.id,
-    ticket.countedReset,
+    callArg({
+      op: event.kind === 'complete' ? OP.complete : OP.release,
+      resource: RESOURCE_NUMBER[ticket.resource],
+      graphql: ticket.graphql,
+      clock,
+      status: event.kind === 'complete' ? event.status : 0,
+      cpuMs: event.cpuMs,
+      id: ticket.id,
+      countedReset: ticket.countedReset,
+    }),
   ];
+}
+
+/**
+ * The argument of a reset (`limiter.reset`) of an identity.
+ * @example
+ * import { resetArgs } from './redis-protocol.js';
+ * resetArgs(undefined)[0]![0]; // 122 ('z')
+ */
+export function resetArgs(clock: number | undefined): [Buffer] {
+  return [callArg({ op: OP.reset, resource: 1, clock })];
 }
 
 /**

@@ -19,19 +19,26 @@ export const SCRIPT_RULES = [
 /** Resources in the order the script numbers them. */
 export const SCRIPT_RESOURCES = ['core', 'search', 'graphql', 'lfs'] as const;
 
+/** The format of the one argument of every call (redis-protocol.ts writes it). */
+export const ARGS_FORMAT = '>BBBBBBBdddddddd';
+
 /**
  * The limits code for one config; as a library, it ends with the function `run(keys, argv)` that
- * handles one call (as a script, the same code runs at its top level): its numbers are written into the code, so a config is one library (or script), loaded
- * once. KEYS: the identity's state (with the last ticket id: ids only
- * grow, from the admission's time times 1,024, so none is handed out twice), its held tickets (a
- * sorted set of ticket ids scored by lease end) and its six sliding logs (LOG_RULES order; a key
- * only while its log is longer than one entry: see redis-log-script.ts), all hash-tagged by the
- * identity so a Cluster keeps them in one slot. ARGV[1] is `a` (admit), `x` (admit and settle at once), `c` (complete), `r` (release)
- * or `z` (reset); ARGV[2] the clock reading in ms, or empty for the server's own `TIME`; an
- * admission's ARGV[9] its deadline on the server's clock, or empty (`x`: ARGV[10] and ARGV[11]
- * the status and CPU ms it is settled with). Every number is an
- * integer below 2^53 and every operation the one `stepInto` does, in the same IEEE doubles, so
- * the answers are the memory store's (a differential test holds them to it).
+ * handles one call (as a script, the same code runs at its top level): its numbers are written
+ * into the code, so a config is one library (or script), loaded once. KEYS[1] is the identity's
+ * one key (hash-tagged by the identity), read with one GET and written with one SET: its state as
+ * 18 MessagePack numbers (the 16 of IdentityState, a rule counted in a log holding its log's
+ * number: see redis-log-script.ts; the last ticket id: ids only grow, from the admission's time
+ * times 1,024, so none is handed out twice; a time no held ticket's lease ends before, 0 while
+ * none is held), then the logs longer than one entry, then the tickets held, 16 bytes each (id,
+ * lease end: big-endian doubles) in the order handed out. ARGV[1] is one binary string
+ * (ARGS_FORMAT): the op (`a` admit, `x` admit and settle at once, `c` complete, `r` release, `z`
+ * reset), the resource's number, content, graphql, counts-primary, whether a clock reading and a
+ * deadline are given (else the server's own `TIME`, and no deadline), then the clock reading,
+ * limit, cost, deadline on the server's clock, status, CPU ms, ticket id and counted reset. Every
+ * number is an integer below 2^53 (or the caller's clock as given) and every operation the one
+ * `stepInto` does, in the same IEEE doubles, so the answers are the memory store's (a
+ * differential test holds them to it).
  */
 function limitsCode(config: LimitsConfig, asLibrary: boolean): string {
   const { primary, secondary } = config;
@@ -44,14 +51,13 @@ function limitsCode(config: LimitsConfig, asLibrary: boolean): string {
   return `-- tollgate limits (generated from a LimitsConfig; see src/stores/redis-script.ts)
 -- The library functions the code calls most, as upvalues (a global is two table lookups a use),
 -- taken at the first call (a function library is loaded where the libraries are not visible).
-local floor, ceil, max, min, spack, sunpack, sub
+local floor, ceil, max, min, spack, sunpack, sub, mpack, munpack_limit, concat
 local WINDOWS = { ${windows.join(', ')} }
 local CONCURRENCY = ${secondary.concurrency.limit}
 local LEASE_MS = ${secondary.concurrency.leaseMs}
 local PW = ${secondary.points.windowMs}
 local REST = ${secondary.points.rest}
 local GQL = ${secondary.points.graphql}
-local CW = ${secondary.cpu.windowMs}
 local CPU = ${secondary.cpu.totalMs}
 local GQL_CPU = ${secondary.cpu.graphqlMs}
 local PER_MINUTE = ${secondary.content.perMinute}
@@ -60,9 +66,11 @@ local MINUTE = 60000
 local HOUR = 3600000
 local SKEW = 1000
 local CONCURRENCY_RETRY_MS = 1000
--- The state's numbers, and its time as read (the packed logs' ages count from it); in a library,
--- the call's keys and arguments (set by each call: the code is loaded once).
-local s, at0
+-- The op codes (the argument's first byte).
+local ADMIT, AT_ONCE, COMPLETE, RESET = 97, 120, 99, 122
+-- The value as read, its state's numbers and its time as read (the packed logs' ages count from
+-- it); in a library, the call's keys and arguments (set by each call: the code is loaded once).
+local raw, s, at0
 ${asLibrary ? 'local KEYS, ARGV\n' : ''}-- The server's clock, read once per call: the time of the event (unless the caller gives one) and
 -- the clock an admission's deadline is checked on.
 local server_now
@@ -73,6 +81,14 @@ local function server_clock()
   end
   return server_now
 end
+-- The state's numbers as a table, the offset before them kept (MessagePack's \`unpack_limit\`).
+local offset
+local function header(at, ...)
+  offset = at
+  return { ... }
+end
+-- The state's numbers as MessagePack (each a separate object, so the value can be read 18 at a time).
+local function pack_state() return mpack(${Array.from({ length: 18 }, (_, i) => `s[${i + 1}]`).join(', ')}) end
 ${logsLua(config)}
 ${LUA_FUNCTIONS}
 
@@ -82,119 +98,125 @@ ${
   asLibrary ? 'local function run(keys, argv)\nKEYS, ARGV, server_now = keys, argv, nil\n' : ''
 }if not floor then
   floor, ceil, max, min = math.floor, math.ceil, math.max, math.min
-  spack, sunpack, sub = struct.pack, struct.unpack, string.sub
+  spack, sunpack, sub, mpack, munpack_limit = struct.pack, struct.unpack, string.sub, cmsgpack.pack, cmsgpack.unpack_limit
+  concat = table.concat
 end
-local state_key, tickets_key = KEYS[1], KEYS[2]
-local op = ARGV[1]
+local key = KEYS[1]
+local op, resource, content, graphql, counts, clocked, timed, clock, limit, cost, deadline, status, cpu_ms, id, counted_reset = sunpack('${ARGS_FORMAT}', ARGV[1])
+content, graphql, counts = content == 1, graphql == 1, counts == 1
 local now
-if ARGV[2] == '' then now = server_clock() else now = tonumber(ARGV[2]) end
-local raw = redis.call('GET', state_key)
--- The 16 numbers of IdentityState, then the ticket counter, then (only while a ticket is held) a
--- time no held ticket's lease ends before: until then, every ticket the set holds is in flight.
-if raw then s = { cmsgpack.unpack(raw) } else s = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 } end
-if s[17] == nil then s[17] = 0 end
+if clocked == 1 then now = clock else now = server_clock() end
+raw = redis.call('GET', key)
+-- The state's 18 numbers, then (from \`rest\`) the logs held apart and the tickets.
+local rest = 0
+if raw then
+  s = header(munpack_limit(raw, 18))
+  rest = offset
+else
+  s = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+end
 at0 = s[1]
+-- Where the tickets start (past the logs held apart), or nil when none is held.
+local tickets_at
+if raw and rest > 0 then
+  tickets_at = locate(rest + 1)
+  if tickets_at > #raw then tickets_at = nil end
+end
 local t = effective(now, s[1])
-local resource = tonumber(ARGV[3])
 local ws = 8 + (resource - 1) * 2 + 1 -- Lua index of the resource's reset; its used follows
 local w = WINDOWS[resource]
+-- The tickets held, as bytes ('' for none).
+local function tickets()
+  if tickets_at then return sub(raw, tickets_at) end
+  return ''
+end
 
--- Every key of the identity expires when its last window ends, its last bucket is full and its
--- last lease has run out (a held ticket keeps \`inFlight\` above 0, so \`t + LEASE_MS\` counts): then
--- it is worth no more than no state at all.
--- \`ticket_added\`: an admission added a ticket, whose lease outlasts every ticket the set held, so
--- the set's expiry moves with it. Nothing else extends the set: a completion or a settled
--- admission adds no ticket, and the set already outlives every lease it holds.
-local function save(logs, ticket_added)
+-- The value expires when its last window ends, its last bucket is full, its last log entry left
+-- and its last lease ran out (a held ticket keeps \`inFlight\` above 0, so \`t + LEASE_MS\` counts,
+-- and the last ticket handed out holds the latest lease): then it is worth no more than no value
+-- at all. Relative to t, so an injected test clock and the server's own agree on how long it
+-- lives; t may run up to SKEW ahead of the server's clock, so it never expires early. The
+-- tickets' bytes are \`held\` then \`added\` (a ticket an admission adds, with its \`lease\` end: the
+-- latest; or the tickets after the one a completion removed; or nil).
+local function save(logs, held, added, lease)
   local expires = expires_at(s, logs)
+  if not lease then
+    local last = held
+    if added and #added > 0 then last = added end
+    if #last > 0 then lease = sunpack('>d', last, #last - 7) end
+  end
+  if lease and lease > expires then expires = lease end
   if expires <= t then
-    redis.call('DEL', state_key, tickets_key, KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8])
+    redis.call('DEL', key)
     return
   end
-  -- Relative to t, so an injected test clock and the server's own agree on how long keys live;
-  -- t may run up to SKEW ahead of the server's clock, so a key never expires early.
-  local ttl = expires - t + SKEW
-  save_logs(logs, t, ttl)
-  redis.call('SET', state_key, cmsgpack.pack(unpack(s)), 'PX', ttl)
-  -- A held ticket keeps expires at or past t + LEASE_MS, its lease end.
-  if ticket_added then redis.call('PEXPIRE', tickets_key, ttl) end
-end
--- The logs an event reads or charges: the points log \`points\` (1 REST, 2 GraphQL, 0 none), the
--- CPU log, GraphQL's CPU log, the content logs. Every log whose key holds it is loaded too (it is
--- settled and saved as it always was), and every log when the clock went back (an entry may lie
--- in the future: settling moves it). Any other log is packed in its number, or empty: left out
--- (false), its number moved to the new time at save (save_logs), as loading would leave it.
-local function load_logs(points, graphql, content)
-  local logs = {}
-  local back = t < at0
-  for i = 1, 6 do
-    local L = false
-    if LOG_USES[i] then
-      local slot = s[2 + i]
-      local needed = back or slot == -1 or i == 3 or i == points or (i == 4 and graphql) or (i >= 5 and content)
-      -- An entry too old for a packed number once moved to t (a points window of days) spills.
-      if not needed and slot > 0 and t - packed_time(slot) >= SLOT_MAX_AGE then needed = true end
-      if needed then L = load_log(i, at0) else logs[6 + i] = slot end
-    end
-    logs[i] = L
+  local parts = { '' }
+  save_logs(logs, t, parts)
+  parts[1] = pack_state()
+  local k = #parts
+  if #held > 0 then
+    k = k + 1
+    parts[k] = held
   end
-  return logs
+  if added and #added > 0 then parts[k + 1] = added end
+  local value = concat(parts)
+  redis.call('SET', key, value, 'PX', expires - t + SKEW)
 end
-
 -- Reset (\`limiter.reset\`): nothing spent, no ticket held, no log kept. The ticket counter stays,
 -- for the lease of the tickets handed out before, so none of their ids is handed out again.
-if op == 'z' then
+if op == RESET then
   local counter = s[17]
-  for i = 1, #s do s[i] = 0 end
+  for i = 1, 18 do s[i] = 0 end
   s[1] = t
   s[17] = counter
-  s[18] = nil
-  redis.call('DEL', tickets_key, KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8])
-  redis.call('SET', state_key, cmsgpack.pack(unpack(s)), 'PX', LEASE_MS + SKEW)
+  redis.call('SET', key, pack_state(), 'PX', LEASE_MS + SKEW)
   return { 1 }
 end
 ${ADMIT_LUA}
 -- Complete or release: only a ticket this store holds, with its lease running, settles anything.
-local graphql = ARGV[4] == '1'
-local status, cpu_ms = tonumber(ARGV[5]), tonumber(ARGV[6])
-local id, counted_reset = ARGV[7], tonumber(ARGV[8])
-local held
-if raw and s[18] and t < s[18] then
-  -- No lease has ended yet: a ticket the set holds is in flight.
-  held = redis.call('ZREM', tickets_key, id) == 1
-else
-  local lease_end = redis.call('ZSCORE', tickets_key, id)
-  if lease_end then redis.call('ZREM', tickets_key, id) end
-  held = lease_end and tonumber(lease_end) > t
+-- One whose lease ran out stays until an admission clears the leases that ended.
+-- Found in the value itself: the tickets before it and after it are what is kept.
+local found
+if tickets_at then
+  local needle = spack('>d', id)
+  local from = tickets_at
+  repeat
+    found = string.find(raw, needle, from, true)
+    -- Only where an entry starts: an id's bytes may also appear across two numbers.
+    if found and (found - tickets_at) % 16 ~= 0 then from = found + 1 found = nil else break end
+  until false
+  if found and not (t < s[18] or sunpack('>d', raw, found + 8) > t) then found = nil end
 end
-if not raw or not held then
+if not found then
   return { 0, window_used(s[ws], s[ws + 1], t, w), current_reset(s[ws], t, w) }
 end
-local logs = load_logs(0, graphql, false)
+local held, after = sub(raw, tickets_at, found - 1), sub(raw, found + 16)
+local logs = load_logs(t, 0, graphql, false)
 local elapsed = t - s[1]
 local stored_reset, stored_used = s[ws], s[ws + 1]
 local used = stored_used
-if op == 'c' and status == 304 and counted_reset ~= 0 and counted_reset == stored_reset and stored_used > 0 then
+if op == COMPLETE and status == 304 and counted_reset ~= 0 and counted_reset == stored_reset and stored_used > 0 then
   used = stored_used - 1
 end
 local in_flight = 0
 if s[2] > 0 then in_flight = s[2] - 1 end
 local charge = 0
 if cpu_ms > 0 then charge = ceil(cpu_ms) end
-s[3] = refill(s[3], REST, elapsed)
-s[4] = refill(s[4], GQL, elapsed)
+-- A rule counted in a log keeps its log's number here: no bucket to refill (save_logs writes it).
+if not LOG_USES[1] then s[3] = refill(s[3], REST, elapsed) end
+if not LOG_USES[2] then s[4] = refill(s[4], GQL, elapsed) end
 s[5] = 0
 s[6] = 0
-s[7] = refill(s[7], PER_MINUTE, elapsed)
-s[8] = refill(s[8], PER_HOUR, elapsed)
+if not LOG_USES[5] then s[7] = refill(s[7], PER_MINUTE, elapsed) end
+if not LOG_USES[6] then s[8] = refill(s[8], PER_HOUR, elapsed) end
 s[1] = t
 s[2] = in_flight
-if in_flight == 0 then s[18] = nil end
+if in_flight == 0 then s[18] = 0 end
 s[ws + 1] = used
 settle_logs(logs, t)
 charge_log(logs[3], t, min(charge, CPU), LOG_QUANTA[3])
 if graphql then charge_log(logs[4], t, min(charge, GQL_CPU), LOG_QUANTA[4]) end
-save(logs)
+save(logs, held, after)
 return { 1, window_used(stored_reset, used, t, w), current_reset(stored_reset, t, w) }
 ${asLibrary ? 'end\n' : ''}`;
 }

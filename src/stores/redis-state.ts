@@ -1,9 +1,9 @@
-/** An identity's state as the Redis script stores it, read back as IdentityState (the memory store's form). */
+/** An identity's value as the Redis script stores it (state, long logs, tickets), read back as IdentityState (the memory store's form). */
 import { TollgateError } from '../core/errors.js';
 import type { IdentityState } from '../limits/identity-state.js';
 import type { LimitsConfig } from '../limits/limits-config.js';
 import { logPlan } from '../limits/log-rules.js';
-import { loadSlot, SPILLED } from '../limits/log-slot.js';
+import { loadSlot } from '../limits/log-slot.js';
 import { createSlidingLog, flattenLog } from '../limits/sliding-log.js';
 
 /** The one ioredis method reading needs. */
@@ -40,14 +40,14 @@ const NUMBER_FORMATS = new Map<number, [size: number, read: (buffer: Buffer, at:
   [0xd1, [3, (b, at) => b.readInt16BE(at)]],
   [0xd2, [5, (b, at) => b.readInt32BE(at)]],
   [0xd3, [9, (b, at) => Number(b.readBigInt64BE(at))]],
+  [0xca, [5, (b, at) => b.readFloatBE(at)]],
   [0xcb, [9, (b, at) => b.readDoubleBE(at)]],
 ]);
 
-/** A log key's entries as `[time, weight, ...]`: after the 8-byte sum, 16 bytes per entry. */
-function readLog(buffer: Buffer | null): number[] {
+/** The `size` entries of a log held apart at `from`, as `[time, weight, ...]`: after its 8-byte sum, 16 bytes per entry. */
+function readLog(buffer: Buffer, from: number, size: number): number[] {
   const flat: number[] = [];
-  if (buffer === null) return flat;
-  for (let at = 8; at + 16 <= buffer.length; at += 16)
+  for (let at = from + 8; at < from + 8 + size * 16; at += 16)
     flat.push(buffer.readDoubleBE(at), buffer.readDoubleBE(at + 8));
   return flat;
 }
@@ -59,10 +59,11 @@ function slotEntries(slot: number, at: number): number[] {
   return flattenLog(log);
 }
 
-/** The numbers of the MessagePack sequence the script stores as an identity's state. */
-function unpackNumbers(buffer: Buffer): number[] {
+/** The 18 numbers of the MessagePack sequence the script stores first, and where they end. */
+function unpackNumbers(buffer: Buffer): [numbers: number[], end: number] {
   const numbers: number[] = [];
-  for (let at = 0; at < buffer.length; ) {
+  let at = 0;
+  while (numbers.length < 18 && at < buffer.length) {
     const byte = buffer[at]!;
     // Fixints: the byte is the value (0 to 127, -32 to -1).
     if (byte <= 0x7f || byte >= 0xe0) {
@@ -79,18 +80,18 @@ function unpackNumbers(buffer: Buffer): number[] {
     numbers.push(format[1](buffer, at + 1));
     at += format[0];
   }
-  return numbers;
+  return [numbers, at];
 }
 
 /**
- * The state of the identity whose keys are `keys` (state, tickets, six logs), or undefined: its
- * numbers, its logs unpacked (from the state's packed numbers or the log keys), and the numbers of
- * the rules counted in logs 0, as `step` shows them.
+ * The state of the identity whose key is `keys[0]`, or undefined: its numbers, its logs unpacked
+ * (from the state's packed numbers, or held apart in the value: the number is minus their
+ * entries), and the numbers of the rules counted in logs 0, as `step` shows them.
  * @example
  * import { Redis } from 'ioredis';
  * import { defaultLimits } from 'tollgate/limits';
  * import { readRedisState } from './redis-state.js';
- * const keys = ['tollgate:{user:octocat}:s', 'tollgate:{user:octocat}:t'];
+ * const keys = ['tollgate:{user:octocat}:v2'];
  * const state = await readRedisState(new Redis(), keys, defaultLimits()); // undefined for an identity never seen
  */
 export async function readRedisState(
@@ -100,7 +101,7 @@ export async function readRedisState(
 ): Promise<IdentityState | undefined> {
   const raw = await client.getBuffer(keys[0]!);
   if (raw === null) return undefined;
-  const numbers = unpackNumbers(raw);
+  let [numbers, at] = unpackNumbers(raw);
   const state = Object.fromEntries(FIELDS.map((field, i) => [field, numbers[i] ?? 0])) as Record<
     string,
     number
@@ -111,9 +112,10 @@ export async function readRedisState(
     const field = FIELDS[2 + i]!;
     const slot = uses[i] ? state[field]! : 0;
     if (uses[i]) state[field] = 0;
-    logs.push(
-      slot === SPILLED ? readLog(await client.getBuffer(keys[2 + i]!)) : slotEntries(slot, state.at!),
-    );
+    if (slot < 0) {
+      logs.push(readLog(raw, at, -slot));
+      at += 8 - slot * 16;
+    } else logs.push(slotEntries(slot, state.at!));
   }
   return { ...(state as unknown as IdentityState), logs };
 }

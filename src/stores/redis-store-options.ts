@@ -6,10 +6,10 @@ import type { FailureMode } from './redis-failure-policy.js';
 export interface RedisClientLike {
   /** `ready` when connected; `connecting` is waited for; `reconnecting`, `close` or `end` are down. */
   readonly status: string;
-  evalsha(sha: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
-  eval(script: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
+  evalsha(sha: string, numKeys: number, ...args: (string | number | Buffer)[]): Promise<unknown>;
+  eval(script: string, numKeys: number, ...args: (string | number | Buffer)[]): Promise<unknown>;
   /** Redis 7 functions: the store loads its library once and calls it with `FCALL` (else `EVALSHA`). */
-  fcall?(name: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
+  fcall?(name: string, numKeys: number, ...args: (string | number | Buffer)[]): Promise<unknown>;
   function?(subcommand: 'LOAD', replace: 'REPLACE', code: string): Promise<unknown>;
   /** A Cluster's masters: the library is loaded on each. */
   nodes?(
@@ -26,8 +26,8 @@ export interface RedisClientLike {
 export interface RedisStoreOptions {
   readonly client: RedisClientLike;
   /**
-   * Key prefix, default `tollgate:`. Keys: `<prefix>{<identity>}:s` (state), `:t` (held tickets)
-   * and `:l0` to `:l5` (a sliding log while it holds more than one entry).
+   * Key prefix, default `tollgate:`. One key per identity, `<prefix>{<identity>}:v2`: its state,
+   * its sliding logs longer than one entry and its held tickets in one value.
    */
   readonly prefix?: string;
   /**

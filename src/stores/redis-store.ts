@@ -6,7 +6,6 @@ import type { IdentityState } from '../limits/identity-state.js';
 import type { LimitEvent, Ticket } from '../limits/limit-event.js';
 import type { LimitsConfig } from '../limits/limits-config.js';
 import type { AsyncLimitsStore } from '../limits/limits-store.js';
-import { LOG_RULES } from '../limits/log-rules.js';
 import type { Verdict } from '../limits/verdict.js';
 import { createLimitsCaller } from './redis-caller.js';
 import { createFailurePolicy } from './redis-failure-policy.js';
@@ -14,6 +13,7 @@ import {
   admitArgs,
   admitVerdict,
   EXPIRED,
+  resetArgs,
   type ScriptAnswer,
   settleArgs,
   settleVerdict,
@@ -30,8 +30,11 @@ const MAX_OUTSTANDING = 100_000;
 
 /** A Redis store; `config` is fixed by the first call (one script per config). */
 export interface RedisStore extends AsyncLimitsStore {
-  /** Keys of one identity, as the script uses them: state, held tickets, then the six sliding logs. */
-  keysOf(identityKey: string): readonly [state: string, tickets: string, ...logs: string[]];
+  /**
+   * The keys of one identity in Redis: one, its value (state, sliding logs and tickets held),
+   * `<prefix>{<identity>}:v2`, hash-tagged so a Cluster finds it by the identity.
+   */
+  keysOf(identityKey: string): readonly [value: string];
   reset(key: string): Promise<void>;
   /**
    * Releases every request this store admitted that is still in flight, sends the completions
@@ -68,20 +71,17 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   /** Calls sent and not yet answered: `close` waits for them. */
   const inFlight = new Set<Promise<unknown>>();
   /** Completions Redis could not take, replayed once it answers again (a repeat settles nothing). */
-  const unsettled: [key: string, args: (string | number)[]][] = [];
+  const unsettled: [key: string, args: readonly Buffer[]][] = [];
   let closed = false;
-  /** The clock argument of the script: '' (the server's `TIME`) unless in test mode. */
-  let lastClock = '';
+  /** The clock of the script: undefined (the server's `TIME`) unless in test mode. */
+  let lastClock: number | undefined;
   const clockArg = (now: number) => {
-    if (settings.useCallerClock) lastClock = String(now);
+    if (settings.useCallerClock) lastClock = now;
     return lastClock;
   };
 
-  const keysOf = (key: string): readonly [string, string, ...string[]] => [
-    `${prefix}{${key}}:s`,
-    `${prefix}{${key}}:t`,
-    ...LOG_RULES.map((_, i) => `${prefix}{${key}}:l${i}`),
-  ];
+  // `:v2`: the second stored format (one value per identity); keys of the first are left alone.
+  const keysOf = (key: string): readonly [string] => [`${prefix}{${key}}:v2`];
   function tracked<T>(promise: Promise<T>): Promise<T> {
     inFlight.add(promise);
     const done = () => inFlight.delete(promise);
@@ -89,7 +89,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     return promise;
   }
 
-  function call(config: LimitsConfig, key: string, args: (string | number)[]): Promise<ScriptAnswer> {
+  function call(config: LimitsConfig, key: string, args: readonly Buffer[]): Promise<ScriptAnswer> {
     lastConfig = config;
     return tracked(caller.call(config, keysOf(key), args));
   }
@@ -110,7 +110,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
         sending();
         // The guard waits at least timeoutMs from now: past that, on the server's clock, the
         // script charges nothing (the offset is a lower bound, so this is never later).
-        const deadline = offset === undefined ? '' : String(Date.now() + timeoutMs + offset);
+        const deadline = offset === undefined ? undefined : Date.now() + timeoutMs + offset;
         return call(config, event.key, admitArgs(event, clock, deadline));
       },
       (late) => {
@@ -175,9 +175,9 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       policy.reset(key);
       try {
         // The script keeps the identity's ticket counter; with no script loaded yet, no ticket
-        // of this instance can be in flight, and the keys just go.
+        // of this instance can be in flight, and the key just goes.
         if (lastConfig === undefined) await tracked(client.del(...keysOf(key)));
-        else await call(lastConfig, key, ['z', lastClock, 1]);
+        else await call(lastConfig, key, resetArgs(lastClock));
       } catch (error) {
         throw new TollgateError('TOLLGATE_STORE_UNAVAILABLE', `redis store: could not reset \`${key}\``, {
           cause: error,

@@ -43,7 +43,7 @@ describe('npm run demo:server -- --redis URL', () => {
         headers: { authorization: 'Bearer demo-issues-reader' },
       });
       expect(response.status).toBe(200);
-      expect(await client.exists('tollgate:{user:mona}:s')).toBe(1);
+      expect(await client.exists('tollgate:{user:mona}:v2')).toBe(1);
     } finally {
       await demo.stop();
       client.disconnect();

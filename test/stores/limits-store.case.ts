@@ -9,7 +9,7 @@ import { admitEvent, T0 } from '../limits/support.js';
 
 /**
  * Runs the store contract against stores made by `make`. `logKeysOf`, for a store that keeps long
- * sliding logs in keys of their own (Redis: `:l0` to `:l5`), counts those an identity has now.
+ * sliding logs in keys of their own, counts those an identity has now.
  */
 export function limitsStoreContract<S extends LimitsStore>(
   name: string,

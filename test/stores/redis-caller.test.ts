@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LimitEvent } from '../../src/limits/limit-event.js';
 import type { Verdict } from '../../src/limits/verdict.js';
 import { createLimitsCaller } from '../../src/stores/redis-caller.js';
+import { admitArgs } from '../../src/stores/redis-protocol.js';
 import { createRedisStore, type RedisClientLike } from '../../src/stores/redis-store.js';
 import { admitEvent, config, T0 } from '../limits/support.js';
 import {
@@ -109,10 +110,11 @@ describe.runIf(runRedisTests)('the Redis store, by FCALL and by EVALSHA', () => 
 
   it('keeps FCALL for errors of its own (a wrong type at the key is thrown, not a reason for scripts)', async () => {
     const caller = createLimitsCaller(redis.client);
-    await redis.client.set('wrong:{user:x}:t', 'not a sorted set');
-    await redis.client.set('wrong:{user:x}:s', 'not msgpack numbers');
     const keys = createRedisStore({ client: redis.client, prefix: 'wrong:' }).keysOf('user:x');
-    await expect(caller.call(config, keys, ['a', '', 1, 5, 1, 0, 0, 1, ''])).rejects.toThrow();
+    await redis.client.rpush(keys[0], 'not a string value');
+    await expect(
+      caller.call(config, keys, admitArgs(admitEvent({ key: 'user:x', limit: 5 }), undefined, undefined)),
+    ).rejects.toThrow(/WRONGTYPE/);
     expect(caller.mode).toBe('function');
   });
 });
@@ -140,7 +142,11 @@ describe.runIf(runRedisTests)('the Redis store where functions are missing or re
     const caller = createLimitsCaller(client);
     expect(caller.mode).toBe('function');
     const keys = createRedisStore({ client, prefix: 'old:' }).keysOf('user:old');
-    const answer = await caller.call(config, keys, ['a', String(T0), 1, 5, 1, 0, 0, 1, '']);
+    const answer = await caller.call(
+      config,
+      keys,
+      admitArgs(admitEvent({ key: 'user:old', limit: 5 }), T0, undefined),
+    );
     expect(answer[0]).toBe(1);
     expect(caller.mode).toBe('script');
     const byScript = await walk(client, 'old-walk:');
@@ -162,7 +168,8 @@ describe.runIf(runRedisTests)('the Redis store where functions are missing or re
       });
       const caller = createLimitsCaller(limited);
       const keys = createRedisStore({ client: limited, prefix: 'acl:' }).keysOf('user:acl');
-      expect((await caller.call(config, keys, ['a', String(T0), 1, 5, 1, 0, 0, 1, '']))[0]).toBe(1);
+      const args = admitArgs(admitEvent({ key: 'user:acl', limit: 5 }), T0, undefined);
+      expect((await caller.call(config, keys, args))[0]).toBe(1);
       expect(caller.mode).toBe('script');
       expect(await root.function('LIST')).toEqual([]);
       expect(await walk(limited, 'acl-walk:')).toEqual(await walk(root, 'acl-root:'));

@@ -19,16 +19,11 @@ describe.runIf(runRedisTests)('the Redis store', () => {
         timeoutMs: 2_000,
       }),
     config,
-    (store, key) => redis.client.exists(...store.keysOf(key).slice(2)),
   );
 
-  it('keeps one identity in one hash slot: every key tagged with the identity', () => {
+  it('keeps one identity in one key, tagged with the identity (the second stored format)', () => {
     const store = createRedisStore({ client: redis.client, prefix: 'p:' });
-    expect(store.keysOf('user:octocat')).toEqual([
-      'p:{user:octocat}:s',
-      'p:{user:octocat}:t',
-      ...[0, 1, 2, 3, 4, 5].map((i) => `p:{user:octocat}:l${i}`),
-    ]);
+    expect(store.keysOf('user:octocat')).toEqual(['p:{user:octocat}:v2']);
   });
 
   it('leaves no key behind once every window has ended (DBSIZE)', async () => {
@@ -83,31 +78,35 @@ describe.runIf(runRedisTests)('the Redis store', () => {
     expect((await store.apply(admitEvent(), T0, config)).used).toBe(2);
   });
 
-  it('keeps the ticket set as long as a held lease runs; only an admission extends it', async () => {
+  it('keeps the identity as long as a held lease runs, its tickets in its one value', async () => {
     // The server's clock, so expiries are real: a lease of 30 s (the test config).
     const store = createRedisStore({ client: redis.client, prefix: 'lease:', timeoutMs: 2_000 });
     const key = 'user:lease';
-    const [, ticketsKey] = store.keysOf(key);
-    const pexpires = async () =>
-      Number(/cmdstat_pexpire:calls=(\d+)/.exec(await redis.client.info('commandstats'))?.[1] ?? 0);
+    const [valueKey] = store.keysOf(key);
     const first = await store.apply(admitEvent({ key }), Date.now(), config);
     await new Promise((resolve) => setTimeout(resolve, 30));
     const second = await store.apply(admitEvent({ key }), Date.now(), config);
-    const before = await pexpires();
+    const holding = await redis.client.strlen(valueKey);
     const completed = await store.apply(
       { kind: 'complete', ticket: first.ticket!, status: 200, cpuMs: 5 },
       Date.now(),
       config,
     );
     expect(completed.allowed).toBe(true);
-    expect(await pexpires()).toBe(before);
-    // The second ticket is still held: the set outlives its lease (30 s, less the time since).
-    expect(await redis.client.zcard(ticketsKey!)).toBe(1);
-    expect(await redis.client.pttl(ticketsKey!)).toBeGreaterThan(
-      config.secondary.concurrency.leaseMs - 1_000,
-    );
+    // The second ticket is still held: the value outlives its lease (30 s, less the time since),
+    // and holds one ticket (16 bytes) fewer.
+    expect(await redis.client.pttl(valueKey)).toBeGreaterThan(config.secondary.concurrency.leaseMs - 1_000);
     expect((await store.read(key))?.inFlight).toBe(1);
+    expect(await redis.client.strlen(valueKey)).toBeLessThan(holding);
     await store.apply({ kind: 'release', ticket: second.ticket!, cpuMs: 0 }, Date.now(), config);
-    expect(await redis.client.exists(ticketsKey!)).toBe(0);
+    expect((await store.read(key))?.inFlight).toBe(0);
+    // A copy of a settled ticket settles nothing more.
+    const again = await store.apply(
+      { kind: 'release', ticket: { ...second.ticket! }, cpuMs: 0 },
+      Date.now(),
+      config,
+    );
+    expect((await store.read(key))?.inFlight).toBe(0);
+    expect(again.allowed).toBe(true);
   });
 });
