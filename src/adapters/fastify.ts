@@ -98,13 +98,25 @@ export async function tollgatePlugin(
       failed(gate, error, facts, done);
       return;
     }
-    if (answer instanceof Promise)
-      answer.then(
-        (given) => proceed(given, request, reply, done),
-        (error) => failed(gate, error, facts, done),
-      );
+    if (answer instanceof Promise) proceedLater(gate, answer, facts, request, reply, done);
     else proceed(answer, request, reply, done);
   });
+}
+
+// The wait in a function of its own: the hook itself captures nothing, so no context object is
+// made for each request (V8 makes one for every call of a function whose closures capture).
+function proceedLater(
+  gate: Gate,
+  answer: Promise<GateAnswer>,
+  facts: RequestFacts,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  done: Done,
+): void {
+  answer.then(
+    (given) => proceed(given, request, reply, done),
+    (error) => failed(gate, error, facts, done),
+  );
 }
 
 type Done = (error?: Error) => void;

@@ -69,7 +69,10 @@ export function tollgate(
     if (hasErrorRoute(req)) next(error);
     else fail(res, error);
   };
-  // Synchronous while the gate is (a memory store and a synchronous lookup): no microtask per request.
+  // Synchronous while the gate is (a memory store and a synchronous lookup): no microtask per
+  // request. Nor a closure: what may wait continues in a function of its own (`...Later`), so the
+  // functions every request runs capture nothing (V8 makes a context object for every call of a
+  // function whose closures capture its variables, whichever branch runs).
   const proceed = (
     answer: GateAnswer,
     facts: RequestFacts,
@@ -94,12 +97,29 @@ export function tollgate(
     for (const name in answer.headers) res.setHeader(name, answer.headers[name]!);
     try {
       const done = next();
-      if (done instanceof Promise)
-        return done.then(undefined, (error) => failed(error, facts, req, res, next));
+      if (done instanceof Promise) return failedLater(done, facts, req, res, next);
     } catch (error) {
       failed(error, facts, req, res, next);
     }
   };
+  const failedLater = (
+    done: Promise<unknown>,
+    facts: RequestFacts,
+    req: IncomingMessage,
+    res: ServerResponse,
+    next: Next,
+  ): Promise<void> => done.then(undefined, (error) => failed(error, facts, req, res, next));
+  const proceedLater = (
+    answer: Promise<GateAnswer>,
+    facts: RequestFacts,
+    req: IncomingMessage,
+    res: ServerResponse,
+    next: Next,
+  ): Promise<void> =>
+    answer.then(
+      (given) => proceed(given, facts, req, res, next),
+      (error) => failed(error, facts, req, res, next),
+    );
   return (req, res, next) => {
     const facts = factsOf(req);
     let answer: GateAnswer | Promise<GateAnswer>;
@@ -109,11 +129,7 @@ export function tollgate(
       failed(error, facts, req, res, next);
       return;
     }
-    if (answer instanceof Promise)
-      return answer.then(
-        (given) => proceed(given, facts, req, res, next),
-        (error) => failed(error, facts, req, res, next),
-      );
+    if (answer instanceof Promise) return proceedLater(answer, facts, req, res, next);
     return proceed(answer, facts, req, res, next);
   };
 }

@@ -7,31 +7,32 @@ import { limitedResponse } from '../limits/answers.js';
 import type { LimitsIdentity } from '../limits/identity.js';
 import type { RuleStanding } from '../limits/nearest-rule.js';
 import { httpDate, pollInterval } from '../limits/poll-interval.js';
-import type { RateLimitBody } from '../limits/rate-limit-body.js';
 import type { Verdict } from '../limits/verdict.js';
 import { createPolicy } from '../policy/authorize.js';
+import type { PolicyMatch } from '../policy/policy-match.js';
 import { shippedTables } from '../policy/shipped-tables.js';
 import type { EndpointEntry } from '../policy/tables.js';
 import type { Decision } from '../policy/types.js';
 import { createBasePath, outsideDecision } from './base-path.js';
 import { guardBypass } from './bypass-guard.js';
-import { type CpuMark, createCpuShare, processCpuClock } from './cpu-share.js';
+import { createCpuShare, processCpuClock } from './cpu-share.js';
 import type { GateAnswer } from './gate-answer.js';
 import { bypassOf, decisionHookOf, errorReporterOf, UNGATED } from './gate-hooks.js';
 import { GATE_OPTIONS } from './gate-options-spec.js';
-import { createGateResponses } from './gate-responses.js';
+import { type GateGround, GateRequest } from './gate-request.js';
+import { createGateResponses, joinHeaders } from './gate-responses.js';
 import type { Gate, GateOptions } from './gate-types.js';
 import { after, isThenable, type MaybePromise } from './maybe-async.js';
 import { nearestOf } from './nearest-of.js';
-import { readStatus } from './read-status.js';
+import { rateLimitAnswer } from './rate-limit-answer.js';
 import type { RequestFacts } from './request-facts.js';
 import { BAD_CREDENTIALS, createTokenResolver, orBadCredentials } from './resolve-token.js';
-import { settleOnce } from './settle-once.js';
 
 export type { Gate, GateOptions } from './gate-types.js';
 
-const UNAVAILABLE = 'The rate limit store is unavailable; try again shortly.';
-const POLLED = new Set(['GET /notifications', 'GET /repos/{owner}/{repo}/notifications']);
+// The polled endpoints' keys, compared as strings: a Set's lookup hashed the key on every request.
+const isPolled = (key: string): boolean =>
+  key === 'GET /notifications' || key === 'GET /repos/{owner}/{repo}/notifications';
 
 /**
  * The gate. Order, as the service answers: a bad path or unknown endpoint first (nothing charged);
@@ -75,12 +76,10 @@ export function createGate(options: GateOptions): Gate {
   const bypass = guardBypass(bypassOf(options), basePath, policy.tables.routes);
   const decisionHook = decisionHookOf(options);
   const reportError = errorReporterOf(options);
-  const { respond, refuse, limitHeadersOf, limitedBody, headOnly } = createGateResponses(
-    limiter.config,
-    options,
-    clock,
-  );
+  const responses = createGateResponses(limiter.config, options, clock);
+  const { respond, refuse, limitHeadersOf, limitedBody, headOnly } = responses;
   const identities = new WeakMap<Token, LimitsIdentity>();
+  const ground: GateGround = { limiter, cpu, report: reportError };
 
   const identify = (token: Token): LimitsIdentity => {
     let identity = identities.get(token);
@@ -93,33 +92,40 @@ export function createGate(options: GateOptions): Gate {
 
   // Every request shares the process's CPU from the moment it arrives, also one the gate answers
   // itself: otherwise the work of refusing a flood would be charged to the requests in flight.
+  // No closure and no context object per request on the synchronous path (a memory store, a
+  // synchronous lookup): each step that may wait has its continuation in a function of its own
+  // (`...Later`), so the functions of the straight line capture nothing (V8 makes a context for
+  // every call of a function whose closures capture its variables, whichever branch runs).
   function check(facts: RequestFacts): MaybePromise<GateAnswer> {
     if (bypass?.(facts)) return UNGATED;
-    const mark = cpu.start();
+    // The request's one record: its CPU mark from here on, its Settle once admitted.
+    const request = new GateRequest(ground, facts);
     let decided: MaybePromise<GateAnswer>;
     try {
-      decided = decide(facts, mark);
+      decided = decide(request);
     } catch (error) {
-      cpu.stop(mark);
+      request.stopCpu();
       throw error;
     }
-    if (decided instanceof Promise)
-      return decided.then(
-        (answer) => concluded(answer, facts, mark),
-        (error) => {
-          cpu.stop(mark);
-          throw error;
-        },
-      );
-    return concluded(decided, facts, mark);
+    return decided instanceof Promise ? concludedLater(decided, request) : concluded(decided, request);
   }
 
-  function concluded(answer: GateAnswer, facts: RequestFacts, mark: CpuMark): GateAnswer {
+  function concludedLater(decided: Promise<GateAnswer>, request: GateRequest): Promise<GateAnswer> {
+    return decided.then(
+      (answer) => concluded(answer, request),
+      (error) => {
+        request.stopCpu();
+        throw error;
+      },
+    );
+  }
+
+  function concluded(answer: GateAnswer, request: GateRequest): GateAnswer {
     // Nothing left to settle: the request's share of the CPU ends with the gate's answer.
-    if (answer.action === 'respond' || answer.settle === null) cpu.stop(mark);
+    if (answer.action === 'respond' || answer.settle === null) request.stopCpu();
     if (decisionHook === null) return answer;
     try {
-      return decisionHook(answer, facts);
+      return decisionHook(answer, request.facts);
     } catch (error) {
       // The slot of an answer that will not be served is freed before the error goes on.
       if (answer.action === 'pass') void answer.settle?.abort();
@@ -129,19 +135,17 @@ export function createGate(options: GateOptions): Gate {
 
   // One straight line: the path is matched once, the server's facts asked for that endpoint, the
   // request decided once, and the limits charged from the endpoint's own row.
-  // No closure per request on the synchronous path (a memory store, a synchronous lookup): the
-  // continuation is a function of its own, called at once or after the promise.
-  function decide(facts: RequestFacts, mark: CpuMark): MaybePromise<GateAnswer> {
-    const token = resolveToken(facts);
-    if (isThenable(token)) return Promise.resolve(token).then((given) => decideFor(facts, mark, given));
-    return decideFor(facts, mark, token);
+  function decide(request: GateRequest): MaybePromise<GateAnswer> {
+    const token = resolveToken(request.facts);
+    return isThenable(token) ? decideLater(token, request) : decideFor(request, token);
   }
 
-  function decideFor(
-    facts: RequestFacts,
-    mark: CpuMark,
-    token: Token | typeof BAD_CREDENTIALS,
-  ): MaybePromise<GateAnswer> {
+  function decideLater(token: PromiseLike<Token | typeof BAD_CREDENTIALS>, request: GateRequest) {
+    return Promise.resolve(token).then((given) => decideFor(request, given));
+  }
+
+  function decideFor(request: GateRequest, token: Token | typeof BAD_CREDENTIALS): MaybePromise<GateAnswer> {
+    const facts = request.facts;
     if (token === BAD_CREDENTIALS)
       return respond(facts, 401, 'Bad credentials', 'bad_credentials', null, null, {});
     const path = basePath.strip(facts.target);
@@ -153,11 +157,19 @@ export function createGate(options: GateOptions): Gate {
     const apiVersion = facts.header('x-service-api-version');
     const matched = policy.match({ method: facts.method, path, apiVersion: apiVersion ?? null });
     if (matched.kind !== 'endpoint') return unmatched(facts, policy.decide(matched, token));
-    const { entry } = matched;
     if (options.resolveContext === undefined)
-      return limit(facts, token, entry, policy.decide(matched, token), mark);
-    return after(options.resolveContext(entry.key, matched.params, facts), (context) =>
-      limit(facts, token, entry, policy.decide(matched, token, context), mark),
+      return limit(request, token, matched.entry, policy.decide(matched, token));
+    return limitInContext(request, token, matched, options.resolveContext);
+  }
+
+  function limitInContext(
+    request: GateRequest,
+    token: Token,
+    matched: PolicyMatch & { kind: 'endpoint' },
+    resolveContext: NonNullable<GateOptions['resolveContext']>,
+  ): MaybePromise<GateAnswer> {
+    return after(resolveContext(matched.entry.key, matched.params, request.facts), (context) =>
+      limit(request, token, matched.entry, policy.decide(matched, token, context)),
     );
   }
 
@@ -169,61 +181,78 @@ export function createGate(options: GateOptions): Gate {
   }
 
   function limit(
-    facts: RequestFacts,
+    request: GateRequest,
     token: Token,
     entry: EndpointEntry,
     decision: Decision,
-    mark: CpuMark,
   ): MaybePromise<GateAnswer> {
-    if (!countDenied && !decision.allowed) return refuse(facts, decision, null, {});
+    if (!countDenied && !decision.allowed) return refuse(request.facts, decision, null, {});
     const identity = identify(token);
     const { charge } = entry;
     const admit: AdmitRequest = {
       identity,
-      method: facts.method,
+      method: request.facts.method,
       resource: charge.resource,
       cost: charge.cost,
       content: charge.content,
       countsPrimary: charge.countsPrimary,
       // A policy refusal that counts is answered here: admitted and settled in one store call,
       // with the CPU the gate spent on it (a limit refusal still charges nothing).
-      settle: decision.allowed ? undefined : { status: decision.status, cpuMs: cpu.stop(mark) },
+      settle: decision.allowed ? undefined : { status: decision.status, cpuMs: request.stopCpu() },
     };
     const admitted = limiter.admit(admit);
-    if (isThenable(admitted))
-      return Promise.resolve(admitted).then((verdict) =>
-        admittedAnswer(facts, decision, entry, identity, verdict, mark, admit),
-      );
-    return admittedAnswer(facts, decision, entry, identity, admitted, mark, admit);
+    return isThenable(admitted)
+      ? admittedLater(admitted, request, decision, entry, admit)
+      : admittedAnswer(request, decision, entry, admitted, admit);
+  }
+
+  function admittedLater(
+    admitted: PromiseLike<Verdict>,
+    request: GateRequest,
+    decision: Decision,
+    entry: EndpointEntry,
+    admit: AdmitRequest,
+  ): Promise<GateAnswer> {
+    return Promise.resolve(admitted).then((verdict) =>
+      admittedAnswer(request, decision, entry, verdict, admit),
+    );
   }
 
   function admittedAnswer(
-    facts: RequestFacts,
+    request: GateRequest,
     decision: Decision,
     entry: EndpointEntry,
-    identity: LimitsIdentity,
     verdict: Verdict,
-    mark: CpuMark,
     admit: AdmitRequest,
   ): MaybePromise<GateAnswer> {
     // Only with standardHeaders, and only when no secondary rule refused: the IETF fields then
     // report the rule nearest exhaustion, read from the identity's state (one store read).
     return standardForm === false || (verdict.rule !== null && verdict.rule !== 'primary')
-      ? answer(facts, decision, entry, identity, verdict, mark, undefined)
-      : after(nearestOf(limiter, clock, identity, verdict, admit), (nearest) =>
-          answer(facts, decision, entry, identity, verdict, mark, nearest),
-        );
+      ? answer(request, decision, entry, verdict, admit, undefined)
+      : nearestAnswer(request, decision, entry, verdict, admit);
+  }
+
+  function nearestAnswer(
+    request: GateRequest,
+    decision: Decision,
+    entry: EndpointEntry,
+    verdict: Verdict,
+    admit: AdmitRequest,
+  ): MaybePromise<GateAnswer> {
+    return after(nearestOf(limiter, clock, admit.identity, verdict, admit), (nearest) =>
+      answer(request, decision, entry, verdict, admit, nearest),
+    );
   }
 
   function answer(
-    facts: RequestFacts,
+    request: GateRequest,
     decision: Decision,
     entry: EndpointEntry,
-    identity: LimitsIdentity,
     verdict: Verdict,
-    mark: CpuMark,
+    admit: AdmitRequest,
     nearest: RuleStanding | undefined,
   ): MaybePromise<GateAnswer> {
+    const facts = request.facts;
     const limited = limitedResponse(verdict);
     const limitHeaders = limitHeadersOf(verdict, nearest);
     // Charged and settled already (see `limit`): nothing is held.
@@ -242,36 +271,20 @@ export function createGate(options: GateOptions): Gate {
         reason: verdict.rule ?? verdict.reason,
       };
     }
-    const settle = settleOnce(limiter, verdict.ticket, cpu, mark, facts, reportError);
+    const settle = request.admitted(verdict.ticket);
     if (entry.key === 'GET /rate_limit') {
-      const answered = (status: RateLimitBody | null) =>
-        after(settle.finish(status === null ? 503 : 200), (): GateAnswer => {
-          // The store could not tell (fail-closed): said plainly, the slot freed all the same.
-          const unavailable = { [answers.headers.retryAfter]: '1' };
-          if (status === null)
-            return respond(facts, 503, UNAVAILABLE, 'store_unavailable', decision, verdict, unavailable);
-          return {
-            ...respond(facts, 200, '', 'rate_limit', decision, verdict, {
-              ...decision.headers,
-              ...limitHeaders,
-            }),
-            body: headOnly(facts) ? '' : JSON.stringify(status),
-          };
-        });
-      // A status read that fails otherwise frees the slot it was admitted with before the error goes on.
-      const failed = (error: unknown): never => {
-        void settle.abort();
-        throw error;
-      };
-      try {
-        const status = readStatus(limiter, identity);
-        return status instanceof Promise ? status.then(answered, failed) : answered(status);
-      } catch (error) {
-        return failed(error);
-      }
+      const { identity } = admit;
+      return rateLimitAnswer(limiter, responses, {
+        facts,
+        settle,
+        decision,
+        verdict,
+        identity,
+        limitHeaders,
+      });
     }
-    const headers: Record<string, string> = { ...decision.headers, ...limitHeaders };
-    if (POLLED.has(entry.key)) {
+    const headers = joinHeaders(decision.headers, limitHeaders);
+    if (isPolled(entry.key)) {
       headers[pollHeaders.pollInterval] = String(pollInterval(load(), limiter.config));
       headers[pollHeaders.lastModified] = httpDate(clock());
     }

@@ -43,6 +43,21 @@ export const BAD_CREDENTIALS = 'bad_credentials' as const;
 
 // `Bearer <t>`, `token <t>` (the older spelling clients still send) and `Basic <base64>`.
 const AUTHORIZATION = /^(bearer|token|basic)[ \t]+(\S+)[ \t]*$/i;
+// What AUTHORIZATION's secret must be when nothing follows it: tested, not executed (no match array).
+const SECRET = /^\S+$/;
+
+/**
+ * The secret of `Bearer <t>` or `token <t>` in the spelling clients send (Octokit: `token <t>`),
+ * or undefined for any other spelling, which AUTHORIZATION then reads. Same answer as the regular
+ * expression for these headers, without its match array and capture strings (profile of the gate
+ * under a load: the exec was a third of the resolver's time and 180 B of every request).
+ */
+function plainSecret(header: string): string | undefined {
+  const at = header.startsWith('Bearer ') ? 7 : header.startsWith('token ') ? 6 : -1;
+  if (at < 0) return undefined;
+  const secret = header.slice(at);
+  return SECRET.test(secret) ? secret : undefined;
+}
 
 /**
  * A lookup's answer as the gate takes it: no token is bad credentials. One function for every
@@ -123,11 +138,15 @@ export function createTokenResolver(
     const header = facts.header('authorization');
     if (header === undefined || header === '')
       return { kind: 'anonymous', ip: clientAddress(facts, hops, proxyHeader) };
-    const parts = AUTHORIZATION.exec(header);
-    if (parts === null) return BAD_CREDENTIALS;
-    const scheme = parts[1]!.toLowerCase() === 'basic' ? 'basic' : 'bearer';
-    const secret = scheme === 'basic' ? decodeBasic(parts[2]!) : parts[2]!;
-    if (secret === null) return BAD_CREDENTIALS;
+    let scheme: CredentialFacts['scheme'] = 'bearer';
+    let secret: string | null | undefined = plainSecret(header);
+    if (secret === undefined) {
+      const parts = AUTHORIZATION.exec(header);
+      if (parts === null) return BAD_CREDENTIALS;
+      scheme = parts[1]!.toLowerCase() === 'basic' ? 'basic' : 'bearer';
+      secret = scheme === 'basic' ? decodeBasic(parts[2]!) : parts[2]!;
+      if (secret === null) return BAD_CREDENTIALS;
+    }
     // A plain loop: no closure per request.
     let kind: (typeof prefixes)[number][1] | undefined;
     for (let i = 0; i < prefixes.length; i++)
