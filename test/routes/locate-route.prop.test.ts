@@ -1,0 +1,84 @@
+// The one-pass walk (locateRoute: segments found and probed in a single read of the path) against
+// the careful path, on targets that mix plain segments with everything the walk must hand over:
+// `%`, backslashes, control and non-ASCII characters, empty and dot segments, statics in other
+// letter case, a query or fragment, wherever they fall (before or after the walk loses its way).
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { type CarefulTree, matchCarefully } from '../../src/routes/match-carefully.js';
+import { compileRoutes, matchRoute } from '../../src/routes/route-tree.js';
+import { fcRuns } from '../setup.js';
+import { ROUTE_SET } from '../support/route-set.js';
+
+const tree = compileRoutes(ROUTE_SET);
+const statics = [...new Set(ROUTE_SET.flatMap((route) => route.template.split('/')))].filter(
+  (part) => part !== '' && !part.startsWith('{'),
+);
+
+const plainValue = fc.constantFrom('octo', 'app', 'app.git', 'x.', '.x', '7', 'a-b', 'v1.2');
+const oddValue = fc.constantFrom(
+  '',
+  '.',
+  '..',
+  '.git',
+  'a%20b',
+  'a%2Fb',
+  '%zz',
+  'a\\b',
+  'a\tb',
+  'a\x7fb',
+  'é',
+  '😀',
+  'a b',
+  "a'b",
+);
+const upper = fc.constantFrom(...statics).map((text) => text.toUpperCase());
+const segment = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(...statics) },
+  { weight: 3, arbitrary: plainValue },
+  { weight: 1, arbitrary: oddValue },
+  { weight: 1, arbitrary: upper },
+);
+// Half the time a route's template filled in, with one odd value somewhere, so matches are common.
+const filled = fc
+  .tuple(
+    fc.constantFrom(...ROUTE_SET.map((route) => route.template)),
+    fc.array(fc.oneof({ weight: 5, arbitrary: plainValue }, { weight: 1, arbitrary: oddValue }), {
+      minLength: 6,
+      maxLength: 6,
+    }),
+  )
+  .map(([template, values]) => {
+    let i = 0;
+    return template.replace(/\{[^}]+\}/g, () => values[i++]!);
+  });
+const random = fc.array(segment, { maxLength: 9 }).map((segments) => `/${segments.join('/')}`);
+const target = fc
+  .tuple(
+    fc.oneof(filled, random, fc.constantFrom('', '/', '//', '/?x', '/#f', 'repos', '?', '/a/')),
+    fc.constantFrom('', '/', '?q=1', '#f', '?a/%zz#c', '//x'),
+  )
+  .map(([path, suffix]) => path + suffix);
+const method = fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'get');
+
+describe('locateRoute: one pass, the careful path as the model', () => {
+  it('answers as the careful path on any target', () => {
+    fc.assert(
+      fc.property(method, target, (m, t) => {
+        const fast = matchRoute(tree, m, t);
+        const careful = matchCarefully(tree as unknown as CarefulTree, m, t);
+        expect(fast.kind === 'matched' ? { ...fast, params: { ...fast.params } } : fast).toEqual(
+          careful.kind === 'matched' ? { ...careful, params: { ...careful.params } } : careful,
+        );
+      }),
+      { numRuns: fcRuns * 5 },
+    );
+  });
+
+  it('hands a bad segment after a dead end to the careful path, and says no match after a plain one', () => {
+    expect(matchRoute(tree, 'GET', '/nowhere/x/%zz').kind).toBe('bad_path');
+    expect(matchRoute(tree, 'GET', '/nowhere/x/..').kind).toBe('bad_path');
+    expect(matchRoute(tree, 'GET', '/nowhere/x/y?q=%zz').kind).toBe('no_match');
+    expect(matchRoute(tree, 'GET', '/').kind).toBe('matched');
+    expect(matchRoute(tree, 'GET', '/?q=1').kind).toBe('matched');
+  });
+});
