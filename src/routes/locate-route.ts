@@ -1,7 +1,7 @@
 /** The matcher's core without an answer object: a route index out, its parameters (or why the path is bad) left in a scratch. */
 // Hot path: the policy locates every request here; the bench guards it.
 import type { Automaton } from './build-automaton.js';
-import { FOLDED_SLOT, NO_SLOT, probeSlots } from './edge-table.js';
+import { FOLDED_SLOT, NO_SLOT, probeAhead, probeSlots } from './edge-table.js';
 import {
   type FlatAutomaton,
   INFO_BASE,
@@ -110,26 +110,42 @@ export function locateRoute(tree: RouteTree, method: string, target: string): nu
   let from = 1;
   let state = 0;
   let i = 1;
-  for (; i <= length; i++) {
+  for (;;) {
+    // A segment starts at `from`. A static of the state is looked up before the segment is read:
+    // found, its characters are read once, by the comparison (statics are plain text).
+    let base = 0;
+    let found = NO_SLOT;
+    if (state >= 0) {
+      base = info[state * INFO_WIDTH + INFO_BASE]!;
+      if (base !== 0 && from < length)
+        found = probeAhead(cells, base, info[state * INFO_WIDTH + INFO_MASK]!, target, from);
+    }
     let kind = END;
-    if (i < length) {
-      const c = target.charCodeAt(i);
-      kind = c < 128 ? CHAR_CLASS[c]! : CAREFUL;
-      if (kind === ORDINARY) continue;
-      if (kind === CAREFUL) return carefully(compiled, method, target);
+    if (found >= 0) {
+      i = from + (cells[found] as string).length;
+      if (i < length) kind = CHAR_CLASS[target.charCodeAt(i)]!;
+    } else {
+      for (i = from; i < length; i++) {
+        const c = target.charCodeAt(i);
+        kind = c < 128 ? CHAR_CLASS[c]! : CAREFUL;
+        if (kind === ORDINARY) continue;
+        if (kind === CAREFUL) return carefully(compiled, method, target);
+        break;
+      }
+      if (i === length) kind = END;
+      // A segment ends at i: a slash, or the path's end.
+      if (i === from) {
+        if (kind === END && i === 1) break; // `/` alone (or `/?query`): no segment
+        return carefully(compiled, method, target); // an empty segment
+      }
+      if (isDot(target, from, i)) return carefully(compiled, method, target);
     }
-    // A segment ends at i: a slash, or the path's end.
-    if (i === from) {
-      if (kind === END && i === 1) break; // `/` alone (or `/?query`): no segment
-      return carefully(compiled, method, target); // an empty segment
-    }
-    if (isDot(target, from, i)) return carefully(compiled, method, target);
     if (count + 2 >= bounds.length) bounds = growBounds();
     bounds[count++] = from;
     // A state lost stays lost; the rest of the path is still read, for the careful path's sake.
-    if (state >= 0) {
+    if (found >= 0) state = cells[found + 1] as number;
+    else if (state >= 0) {
       const at = state * INFO_WIDTH;
-      const base = info[at + INFO_BASE]!;
       const slot = base === 0 ? NO_SLOT : probeSlots(cells, base, info[at + INFO_MASK]!, target, from, i);
       if (slot >= 0) state = cells[slot + 1] as number;
       // A listed segment in other letter case: the careful path decides (or refuses) it.

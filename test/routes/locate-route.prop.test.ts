@@ -4,6 +4,7 @@
 // letter case, a query or fragment, wherever they fall (before or after the walk loses its way).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { buildEdgeTable, findSlot, NO_SLOT, probeAhead } from '../../src/routes/edge-table.js';
 import { type CarefulTree, matchCarefully } from '../../src/routes/match-carefully.js';
 import { compileRoutes, matchRoute } from '../../src/routes/route-tree.js';
 import { fcRuns } from '../setup.js';
@@ -80,5 +81,42 @@ describe('locateRoute: one pass, the careful path as the model', () => {
     expect(matchRoute(tree, 'GET', '/nowhere/x/y?q=%zz').kind).toBe('no_match');
     expect(matchRoute(tree, 'GET', '/').kind).toBe('matched');
     expect(matchRoute(tree, 'GET', '/?q=1').kind).toBe('matched');
+  });
+});
+
+describe('probeAhead: a static looked up before its segment is read', () => {
+  const texts = fc.uniqueArray(
+    fc.oneof(
+      fc.constantFrom(...statics),
+      fc.string({ unit: fc.constantFrom(...'aAbBs-_.'), minLength: 1, maxLength: 4 }),
+    ),
+    { maxLength: 40 },
+  );
+  // The segment: a text, a text with more after it (`issue` then `s`), in other letter case, or
+  // anything; then whatever may follow a segment.
+  const segment = (list: readonly string[]) =>
+    fc.oneof(
+      ...(list.length === 0 ? [] : [fc.constantFrom(...list)]),
+      ...(list.length === 0 ? [] : [fc.constantFrom(...list).map((text) => text.toUpperCase())]),
+      fc.string({ unit: fc.constantFrom(...'aAbBs-_.'), minLength: 1, maxLength: 6 }),
+    );
+  const after = fc.constantFrom('', '/', '/x', '?q', '#f', 's', 'a/b', '%', '\\');
+
+  // INVARIANT: the exact static findSlot finds once the segment's end is known, else NO_SLOT.
+  it('finds the static that is the whole segment, as findSlot does at the segment end', () => {
+    fc.assert(
+      fc.property(
+        texts.chain((list) => fc.tuple(fc.constant(list), segment(list), after)),
+        ([list, seg, rest]) => {
+          const table = buildEdgeTable(new Map(list.map((text, i) => [text, i])));
+          const target = `/${seg}${rest}`;
+          let end = 1;
+          while (end < target.length && !'/?#'.includes(target[end]!)) end++;
+          const slot = findSlot(table, target, 1, end);
+          expect(probeAhead(table.slots, 0, table.mask, target, 1)).toBe(slot >= 0 ? slot : NO_SLOT);
+        },
+      ),
+      { numRuns: fcRuns * 5 },
+    );
   });
 });
