@@ -15,7 +15,7 @@ import { matchCarefully } from './match-carefully.js';
 import { type ParamPlan, readParamsAt } from './param-plan.js';
 import type { TemplateSegment } from './parse-template.js';
 import type { RouteTree } from './route-types.js';
-import { growBounds, scratch } from './scan-path.js';
+import { growBounds, isDot, scratch } from './scan-path.js';
 
 /** What tryCompileRoutes builds behind the RouteTree it hands out. */
 export interface CompiledTree extends RouteTree {
@@ -77,19 +77,13 @@ CHAR_CLASS[47] = SLASH;
 CHAR_CLASS[63] = END;
 CHAR_CLASS[35] = END;
 
-// A segment `.` or `..`, between offsets `from` and `to` (exclusive).
-function isDot(target: string, from: number, to: number): boolean {
-  const length = to - from;
-  if (length > 2 || target.charCodeAt(from) !== 46) return false;
-  return length === 1 || target.charCodeAt(from + 1) === 46;
-}
-
 /**
  * matchRoute's answers without allocating one: the route's index (parameters in
  * `located.params`), NO_ROUTE, or BAD_PATH (the message in `located.message`). A plain path (one
- * scanPath accepts) is walked in place in one pass: each character read once to find the
- * segments, each segment probed in its state's edge table as soon as it ends; any other path takes
- * the careful path (matchCarefully) with the same answers.
+ * scanPath accepts) is walked in place in one pass: at each segment's start its state's statics
+ * are looked up (probeAhead), so a static segment's characters are read once, by the comparison;
+ * any other segment is read to its end, then probed (parameters, other letter case). Any other
+ * path takes the careful path (matchCarefully) with the same answers.
  * @example
  * import { compileRoutes } from 'tollgate/routes';
  * import { BAD_PATH, located, locateRoute } from './locate-route.js';

@@ -27,8 +27,15 @@ export function growBounds(): Int32Array {
   return bigger;
 }
 
-// A segment `.` or `..`, between offsets `from` and `to` (exclusive).
-function isDot(target: string, from: number, to: number): boolean {
+/**
+ * True for a segment `.` or `..` between offsets `from` and `to` (exclusive): a dot segment, which
+ * splitPath refuses.
+ * @example
+ * import { isDot } from './scan-path.js';
+ * isDot('/a/../b', 3, 5); // true
+ * isDot('/a/..b', 3, 6); // false
+ */
+export function isDot(target: string, from: number, to: number): boolean {
   const length = to - from;
   if (length > 2 || target.charCodeAt(from) !== 46) return false;
   return length === 1 || target.charCodeAt(from + 1) === 46;
