@@ -82,6 +82,17 @@ describe('locateRoute: one pass, the careful path as the model', () => {
     expect(matchRoute(tree, 'GET', '/').kind).toBe('matched');
     expect(matchRoute(tree, 'GET', '/?q=1').kind).toBe('matched');
   });
+
+  it('walks paths longer than its first offsets buffer', () => {
+    const deep = Array.from({ length: 300 }, (_, i) => `d${i}`).join('/');
+    const found = matchRoute(tree, 'GET', `/repos/o/r/contents/${deep}?ref=x`);
+    expect(found.kind === 'matched' ? { ...found.params } : found).toEqual({
+      owner: 'o',
+      repo: 'r',
+      path: deep,
+    });
+    expect(matchRoute(tree, 'GET', `/nowhere/${deep}`).kind).toBe('no_match');
+  });
 });
 
 describe('probeAhead: a static looked up before its segment is read', () => {
