@@ -15,18 +15,24 @@ export const FOLDED_SLOT = -2;
 /** findSlot's answer when no static is the segment in any letter case. */
 export const NO_SLOT = -1;
 
-// The segment's length and three of its characters, ASCII letters folded to lower case (`| 32`
-// also moves a few punctuation codes, harmless in a hash): a static in other letter case lands on
-// the same probe sequence as the static itself, so one probe finds both kinds of answer.
-function hashOf(target: string, from: number, to: number): number {
-  const length = to - from;
-  return (
-    (length * 0x9e3) ^
-    ((target.charCodeAt(from) | 32) * 0x2f) ^
-    ((target.charCodeAt(from + (length >> 1)) | 32) * 7) ^
-    (target.charCodeAt(to - 1) | 32)
-  );
+// A segment's first three characters, ASCII letters folded to lower case (`| 32` also moves a few
+// punctuation codes, harmless in a hash), a position past the segment's end read as 0: a static in
+// other letter case lands on the same probe sequence as the static itself, so one probe finds both
+// kinds of answer. Only the segment's start is hashed, not its length or its last character: the
+// walk can then look a static up before it has read the segment (probeAhead), and a static found
+// that way has its characters read once, by the comparison.
+function keyOf(c0: number, c1: number, c2: number): number {
+  return ((c0 | 32) * 0x9e3) ^ ((c1 | 32) * 0x2f) ^ ((c2 | 32) * 7);
 }
+
+function hashOf(target: string, from: number, to: number): number {
+  const c1 = from + 1 < to ? target.charCodeAt(from + 1) : 0;
+  const c2 = from + 2 < to ? target.charCodeAt(from + 2) : 0;
+  return keyOf(target.charCodeAt(from), c1, c2);
+}
+
+// The characters that end a segment on the fast path: `/`, `?`, `#`.
+const ends = (code: number): boolean => code === 47 || code === 63 || code === 35;
 
 // ASCII upper case to lower case by char code; every other code unchanged.
 const lower = (code: number): number => (code >= 65 && code <= 90 ? code + 32 : code);
@@ -109,5 +115,42 @@ export function probeSlots(
     if (equalAt(text, target, from)) return base + 2 * i;
     // An exact match may still follow in the probe sequence: keep looking before saying folded.
     if (!folded && foldedEqual(text, target, from)) folded = true;
+  }
+}
+
+/**
+ * probeSlots before the segment's end is known: the index in `slots` of the static that is exactly
+ * the segment starting at `from` (its text there, then `/`, `?`, `#` or the target's end), else
+ * NO_SLOT. A segment found this way is a static's text, and a template's statics are RFC 3986
+ * pchar without `%` and never a dot segment (parseTemplate), so it holds nothing the fast path
+ * hands over (see locateRoute); any other answer (no static, or one only in other letter case) is
+ * left to probeSlots once the segment has been read.
+ * @example
+ * import { buildEdgeTable, probeAhead } from './edge-table.js';
+ * const table = buildEdgeTable(new Map([['issues', 'I'], ['issue', 'J']]));
+ * table.slots[probeAhead(table.slots, 0, table.mask, '/x/issues?all', 3) + 1]; // 'I'
+ * probeAhead(table.slots, 0, table.mask, '/x/issuesx', 3); // -1 (NO_SLOT)
+ */
+export function probeAhead(
+  slots: readonly unknown[],
+  base: number,
+  mask: number,
+  target: string,
+  from: number,
+): number {
+  const length = target.length;
+  let c1 = from + 1 < length ? target.charCodeAt(from + 1) : 0;
+  let c2 = 0;
+  if (ends(c1)) c1 = 0;
+  else if (c1 !== 0 && from + 2 < length) {
+    c2 = target.charCodeAt(from + 2);
+    if (ends(c2)) c2 = 0;
+  }
+  for (let i = keyOf(target.charCodeAt(from), c1, c2) & mask; ; i = (i + 1) & mask) {
+    const text = slots[base + 2 * i] as string | null;
+    if (text === null) return NO_SLOT;
+    const end = from + text.length;
+    if (end > length || (end < length && !ends(target.charCodeAt(end)))) continue;
+    if (equalAt(text, target, from)) return base + 2 * i;
   }
 }

@@ -1,5 +1,7 @@
-/** The matcher's fast path: the segment offsets of a plain request target, found without making strings. */
-// Hot path: runs on every request; the bench guards it.
+/** The segment offsets of a plain request target, found without making strings: the scan locateRoute does inline, in its one pass, as a function of its own. */
+// locateRoute reads the path once, probing each segment as it ends, so it does not call scanPath:
+// this is the same rule on its own (which targets are plain, where their segments are), for
+// readParams and for the tests that pin the rule. A change here goes into locateRoute's loop too.
 
 /**
  * Reused scratch of scanPath: after a scan that found `n` segments, segment `i` is
@@ -12,15 +14,28 @@
  */
 export const scratch: { bounds: Int32Array } = { bounds: new Int32Array(64) };
 
-function grow(): Int32Array {
+/**
+ * Doubles `scratch.bounds`, keeping what it holds, for a path with more segments than it has room for.
+ * @example
+ * import { growBounds, scratch } from './scan-path.js';
+ * growBounds().length === scratch.bounds.length; // true
+ */
+export function growBounds(): Int32Array {
   const bigger = new Int32Array(scratch.bounds.length * 2);
   bigger.set(scratch.bounds);
   scratch.bounds = bigger;
   return bigger;
 }
 
-// A segment `.` or `..`, between offsets `from` and `to` (exclusive).
-function isDot(target: string, from: number, to: number): boolean {
+/**
+ * True for a segment `.` or `..` between offsets `from` and `to` (exclusive): a dot segment, which
+ * splitPath refuses.
+ * @example
+ * import { isDot } from './scan-path.js';
+ * isDot('/a/../b', 3, 5); // true
+ * isDot('/a/..b', 3, 6); // false
+ */
+export function isDot(target: string, from: number, to: number): boolean {
   const length = to - from;
   if (length > 2 || target.charCodeAt(from) !== 46) return false;
   return length === 1 || target.charCodeAt(from + 1) === 46;
@@ -51,7 +66,7 @@ export function scanPath(target: string): number {
     const c = target.charCodeAt(i);
     if (c === 47 /* '/' */) {
       if (i === from || isDot(target, from, i)) return -1;
-      if (count + 2 >= bounds.length) bounds = grow();
+      if (count + 2 >= bounds.length) bounds = growBounds();
       bounds[count++] = from;
       from = i + 1;
       continue;
@@ -62,7 +77,7 @@ export function scanPath(target: string): number {
   }
   if (i === 1) return 0;
   if (i === from || isDot(target, from, i)) return -1;
-  if (count + 2 >= bounds.length) bounds = grow();
+  if (count + 2 >= bounds.length) bounds = growBounds();
   bounds[count++] = from;
   bounds[count] = i + 1;
   return count;
