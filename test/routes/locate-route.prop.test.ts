@@ -5,15 +5,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildEdgeTable, findSlot, NO_SLOT, probeAhead } from '../../src/routes/edge-table.js';
-import { type CarefulTree, matchCarefully } from '../../src/routes/match-carefully.js';
 import { compileRoutes, matchRoute } from '../../src/routes/route-tree.js';
 import { fcRuns } from '../setup.js';
-import { ROUTE_SET } from '../support/route-set.js';
+import { expectCarefulAnswer, ROUTE_SET, ROUTE_STATICS } from '../support/route-set.js';
 
 const tree = compileRoutes(ROUTE_SET);
-const statics = [...new Set(ROUTE_SET.flatMap((route) => route.template.split('/')))].filter(
-  (part) => part !== '' && !part.startsWith('{'),
-);
+const statics = ROUTE_STATICS;
 
 const plainValue = fc.constantFrom('octo', 'app', 'app.git', 'x.', '.x', '7', 'a-b', 'v1.2');
 const oddValue = fc.constantFrom(
@@ -65,11 +62,7 @@ describe('locateRoute: one pass, the careful path as the model', () => {
   it('answers as the careful path on any target', () => {
     fc.assert(
       fc.property(method, target, (m, t) => {
-        const fast = matchRoute(tree, m, t);
-        const careful = matchCarefully(tree as unknown as CarefulTree, m, t);
-        expect(fast.kind === 'matched' ? { ...fast, params: { ...fast.params } } : fast).toEqual(
-          careful.kind === 'matched' ? { ...careful, params: { ...careful.params } } : careful,
-        );
+        expectCarefulAnswer(tree, m, t);
       }),
       { numRuns: fcRuns * 5 },
     );

@@ -1,5 +1,8 @@
 // Shared by the matcher's unit and property tests.
-import type { RouteInput } from '../../src/routes/route-types.js';
+import { expect } from 'vitest';
+import { type CarefulTree, matchCarefully } from '../../src/routes/match-carefully.js';
+import { matchRoute } from '../../src/routes/route-tree.js';
+import type { RouteInput, RouteTree } from '../../src/routes/route-types.js';
 
 // A realistic slice of the endpoint table: multi-segment paths and refs, an encoded-slash
 // parameter, a static route beside a two-parameter one, and `/repos/{template_owner}/...` beside
@@ -39,3 +42,17 @@ const ROUTES: readonly RouteInput[] = [
 export const ROUTE_SET: readonly RouteInput[] = ROUTES.map((route) =>
   route.template.includes('{repo}') ? { ...route, stripGitSuffix: ['repo'] } : route,
 );
+
+/** The static segments of ROUTE_SET's templates (`repos`, `issues`...), each once. */
+export const ROUTE_STATICS: readonly string[] = [
+  ...new Set(ROUTE_SET.flatMap((route) => route.template.split('/'))),
+].filter((part) => part !== '' && !part.startsWith('{'));
+
+/** The fast path's answer for `method target` must equal the careful path's, params compared by value. */
+export function expectCarefulAnswer(tree: RouteTree, method: string, target: string): void {
+  const fast = matchRoute(tree, method, target);
+  const careful = matchCarefully(tree as unknown as CarefulTree, method, target);
+  expect(fast.kind === 'matched' ? { ...fast, params: { ...fast.params } } : fast).toEqual(
+    careful.kind === 'matched' ? { ...careful, params: { ...careful.params } } : careful,
+  );
+}
