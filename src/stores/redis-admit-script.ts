@@ -6,11 +6,16 @@
  * and logs' arithmetic): the deadline check, every rule of the request in `stepInto`'s order, and
  * on admission the charge, the ticket and the save. Ends the script for an admission; a
  * completion or release runs past it.
+ * Written for the config's log plan (\`uses\`: which rules count in a sliding log, in LOG_RULES
+ * order): a rule's bucket or log code is there only when the config counts it that way.
  * @example
- * import { ADMIT_LUA } from './redis-admit-script.js';
- * ADMIT_LUA.includes("spack('>dd', id, lease_end)"); // true
+ * import { admitLua } from './redis-admit-script.js';
+ * admitLua([true, true, true, true, true, true]).includes("spack('>dd', id, lease_end)"); // true
  */
-export const ADMIT_LUA = `-- An admission the caller stopped waiting for (a deadline on the server's clock) charges nothing:
+export function admitLua(uses: readonly boolean[]): string {
+  /** \`lua\` where log rule \`i\` (1-based) counts in a log, \`otherwise\` where in a bucket. */
+  const log = (i: number, lua: string, otherwise = '') => (uses[i - 1] ? lua : otherwise);
+  return `-- An admission the caller stopped waiting for (a deadline on the server's clock) charges nothing:
 -- it was answered by the failure mode already (the store's \`timeoutMs\`).
 if (op == ADMIT or op == AT_ONCE) and timed == 1 then
   if server_clock() > deadline then return { 2 } end
@@ -55,9 +60,7 @@ if op == ADMIT or op == AT_ONCE then
   if in_flight >= CONCURRENCY then rule = 2; retry_at = t + CONCURRENCY_RETRY_MS end
   -- A rule counted in a log keeps its log's number here: no bucket to refill (save_logs writes it).
   local rest, gql = s[3], s[4]
-  if not LOG_USES[1] then rest = refill(rest, REST, elapsed) end
-  if not LOG_USES[2] then gql = refill(gql, GQL, elapsed) end
-  local points, cap, points_rule = rest, REST, 3
+${log(1, '', '  rest = refill(rest, REST, elapsed)\n')}${log(2, '', '  gql = refill(gql, GQL, elapsed)\n')}  local points, cap, points_rule = rest, REST, 3
   if graphql then points, cap, points_rule = gql, GQL, 4 end
   local wait
   if LOG_USES[p] then wait = log_wait(logs[p], t, LOG_SPANS[p], cost, cap) else wait = bucket_wait(points, cost, cap, PW) end
@@ -78,15 +81,13 @@ if op == ADMIT or op == AT_ONCE then
     end
   end
   local minute, hour = s[7], s[8]
-  if not LOG_USES[5] then minute = refill(minute, PER_MINUTE, elapsed) end
-  if not LOG_USES[6] then hour = refill(hour, PER_HOUR, elapsed) end
-  if content then
-    if LOG_USES[5] then wait = log_wait(logs[5], t, MINUTE, 1, PER_MINUTE) else wait = bucket_wait(minute, 1, PER_MINUTE, MINUTE) end
+${log(5, '', '  minute = refill(minute, PER_MINUTE, elapsed)\n')}${log(6, '', '  hour = refill(hour, PER_HOUR, elapsed)\n')}  if content then
+    wait = ${log(5, 'log_wait(logs[5], t, MINUTE, 1, PER_MINUTE)', 'bucket_wait(minute, 1, PER_MINUTE, MINUTE)')}
     if wait > 0 then
       if rule == 0 then rule = 7 end
       retry_at = max(retry_at, t + wait)
     end
-    if LOG_USES[6] then wait = log_wait(logs[6], t, HOUR, 1, PER_HOUR) else wait = bucket_wait(hour, 1, PER_HOUR, HOUR) end
+    wait = ${log(6, 'log_wait(logs[6], t, HOUR, 1, PER_HOUR)', 'bucket_wait(hour, 1, PER_HOUR, HOUR)')}
     if wait > 0 then
       if rule == 0 then rule = 8 end
       retry_at = max(retry_at, t + wait)
@@ -97,11 +98,9 @@ if op == ADMIT or op == AT_ONCE then
   -- costs one look per log, not one per entry that left. A primary refusal also waits for any
   -- secondary rule that is full too.
   if primary_denied or rule ~= 0 then
-    local parts = { '' }
-    if kept_dropped(logs, parts) or purged then
-      parts[1] = pack_state()
-      parts[#parts + 1] = held
-      redis.call('SET', key, concat(parts), 'KEEPTTL')
+    local dropped, logs_bytes = kept_dropped(logs)
+    if dropped or purged then
+      redis.call('SET', key, pack_state() .. logs_bytes .. held, 'KEEPTTL')
     end
   end
   if primary_denied then
@@ -127,9 +126,7 @@ if op == ADMIT or op == AT_ONCE then
   if content then
     s[7] = minute + MINUTE
     s[8] = hour + HOUR
-    if LOG_USES[5] then charge_log(logs[5], t, 1, 1) end
-    if LOG_USES[6] then charge_log(logs[6], t, 1, 1) end
-  end
+${log(5, '    charge_log(logs[5], t, 1, 1)\n')}${log(6, '    charge_log(logs[6], t, 1, 1)\n')}  end
   local counted_reset = 0
   if counts then s[ws] = reset; s[ws + 1] = new_used; counted_reset = reset end
   if op == AT_ONCE then
@@ -152,3 +149,4 @@ if op == ADMIT or op == AT_ONCE then
   return { 1, new_used, reset, counted_reset, id }
 end
 `;
+}

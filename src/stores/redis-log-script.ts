@@ -2,6 +2,29 @@
 import type { LimitsConfig } from '../limits/limits-config.js';
 import { logPlan } from '../limits/log-rules.js';
 
+/** Why the event needs log `i` (1-based) loaded, besides holding it apart or the clock going back. */
+const NEEDED: Record<number, string> = {
+  1: 'points == 1',
+  2: 'points == 2',
+  3: 'true',
+  4: 'graphql',
+  5: 'content',
+  6: 'content',
+};
+
+/** The lines of `load_logs` for log `i` (1-based), a log the config keeps. */
+function loadLogLua(i: number): string {
+  const load = `logs[${i}] = load_log(${i}, at0); NL = NL + 1; LOADED[NL] = ${i}`;
+  // The CPU log is read by every event.
+  if (NEEDED[i] === 'true') return `  ${load}`;
+  return `  slot = s[${2 + i}]
+  if back or slot < 0 or ${NEEDED[i]} or (slot > 0 and t - packed_time(slot) >= SLOT_MAX_AGE) then
+    ${load}
+  elseif slot > 0 then
+    logs[${6 + i}] = slot; NP = NP + 1; PACKED[NP] = ${i}
+  end`;
+}
+
 /**
  * The Lua half of the script that keeps the six sliding logs of an identity. A log of at most one
  * entry is packed into its rule's number of the state (0, or age x 2^24 + weight: log-slot.ts);
@@ -59,7 +82,6 @@ local function locate(from)
 end
 local function load_log(i, at)
   local L = { '', 1, 1, 0, 0, false, false, 0, 0, 0, 0, 0, false }
-  if not LOG_USES[i] then return L end
   local slot = s[2 + i]
   if slot < 0 then
     local from = LOG_AT[i]
@@ -127,22 +149,20 @@ local function drop_left(L, t, span)
     L[13] = true
   end
 end
--- The bytes of a log held apart, as the value keeps them, added to \`parts\`: its sum, then its
--- live entries (from the string, then the tail).
-local function log_bytes(L, parts)
-  local n = #parts
+-- The bytes of a log held apart, as the value keeps them: its sum, then its live entries (from the
+-- string, then the tail). Joined with \`..\` (one concatenation, no table of parts).
+local function log_bytes(L)
   local last = L[4]
   if L[7] then last = last - 1 end
-  parts[n + 1] = spack('>d', L[5])
-  if last >= L[3] then
-    n = n + 1
-    parts[n + 1] = sub(L[1], L[2] + (L[3] - 1) * 16, L[2] + last * 16 - 1)
-  end
-  if L[7] then parts[n + 2] = spack('>dd', L[8], L[9]) end
+  local entries = ''
+  if last >= L[3] then entries = sub(L[1], L[2] + (L[3] - 1) * 16, L[2] + last * 16 - 1) end
+  if L[7] then return spack('>d', L[5]) .. entries .. spack('>dd', L[8], L[9]) end
+  return spack('>d', L[5]) .. entries
 end
--- After a refusal, whether a log held apart dropped entries: its state number (-n) and bytes.
-local function kept_dropped(logs, parts)
-  local any = false
+-- After a refusal, whether a log held apart dropped entries: its state number (-n), and the bytes
+-- of the logs held apart.
+local function kept_dropped(logs)
+  local any, bytes = false, ''
   for j = 1, NL do
     local i = LOADED[j]
     local L = logs[i]
@@ -151,12 +171,12 @@ local function kept_dropped(logs, parts)
       if L[13] then any = true end
       s[2 + i] = 0
       if size > 0 then
-        log_bytes(L, parts)
+        bytes = bytes .. log_bytes(L)
         s[2 + i] = -size
       end
     end
   end
-  return any
+  return any, bytes
 end
 local function settle_log(L, t, span)
   drop_left(L, t, span)
@@ -213,27 +233,14 @@ local function packed_time(slot) return at0 - (slot - slot % SLOT_SPAN) / SLOT_S
 -- is settled and saved as it always was), and every log when the clock went back (an entry may lie
 -- in the future: settling moves it). Any other log is packed in its number, or empty: left out
 -- (false), its number moved to the new time at save (save_logs), as loading would leave it.
+-- Written out per log the config keeps (a rule counted in a bucket has no log), in ascending
+-- order; an entry too old for a packed number once moved to t (a points window of days) spills.
 local function load_logs(t, points, graphql, content)
   local logs = { false, false, false, false, false, false, 0, 0, 0, 0, 0, 0 }
   local back = t < at0
+  local slot
   NL, NP = 0, 0
-  for i = 1, 6 do
-    if LOG_USES[i] then
-      local slot = s[2 + i]
-      local needed = back or slot < 0 or i == 3 or i == points or (i == 4 and graphql) or (i >= 5 and content)
-      -- An entry too old for a packed number once moved to t (a points window of days) spills.
-      if not needed and slot > 0 and t - packed_time(slot) >= SLOT_MAX_AGE then needed = true end
-      if needed then
-        logs[i] = load_log(i, at0)
-        NL = NL + 1
-        LOADED[NL] = i
-      elseif slot > 0 then
-        logs[6 + i] = slot
-        NP = NP + 1
-        PACKED[NP] = i
-      end
-    end
-  end
+${plan.kept.map((index) => loadLogLua(index + 1)).join('\n')}
   return logs
 end
 local function logs_expire(logs)
@@ -249,9 +256,9 @@ local function logs_expire(logs)
   end
   return latest
 end
--- Writes each log back: into its number of the state when it packs, else into \`parts\` (the bytes
--- of the value after the state), its number -n.
-local function save_logs(logs, at, parts)
+-- Writes each log back: into its number of the state when it packs, else into the bytes it returns
+-- (the value's bytes after the state), its number -n.
+local function save_logs(logs, at)
   for j = 1, NP do
     local i = PACKED[j]
     local slot = logs[6 + i]
@@ -260,6 +267,7 @@ local function save_logs(logs, at, parts)
     if time > at - LOG_SPANS[i] then s[2 + i] = (at - time) * SLOT_SPAN + slot % SLOT_SPAN end
   end
   -- In LOADED order: ascending, as the value keeps the logs held apart.
+  local bytes = ''
   for j = 1, NL do
     local i = LOADED[j]
     local L = logs[i]
@@ -272,8 +280,9 @@ local function save_logs(logs, at, parts)
       if age >= 0 and age < SLOT_MAX_AGE and w < SLOT_SPAN then slot = age * SLOT_SPAN + w end
     end
     s[2 + i] = slot
-    if slot < 0 then log_bytes(L, parts) end
+    if slot < 0 then bytes = bytes .. log_bytes(L) end
   end
+  return bytes
 end
 `;
 }

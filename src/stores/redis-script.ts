@@ -1,8 +1,9 @@
 /** The limits transition as one Lua script: what `stepInto` and the memory store's ticket ledger do, inside Redis. */
 import type { LimitsConfig } from '../limits/limits-config.js';
-import { ADMIT_LUA } from './redis-admit-script.js';
+import { logPlan } from '../limits/log-rules.js';
+import { admitLua } from './redis-admit-script.js';
 import { logsLua } from './redis-log-script.js';
-import { LUA_FUNCTIONS } from './redis-script-functions.js';
+import { luaFunctions } from './redis-script-functions.js';
 
 /** Rules in the order the script names them (its denial answers carry the 1-based index). */
 export const SCRIPT_RULES = [
@@ -42,13 +43,16 @@ export const ARGS_FORMAT = '>BBBBBBBdddddddd';
  */
 function limitsCode(config: LimitsConfig, asLibrary: boolean): string {
   const { primary, secondary } = config;
+  const { uses } = logPlan(config);
+  /** \`lua\` where log rule \`i\` (1-based) counts in a bucket (else it keeps a log: no refill). */
+  const bucket = (i: number, lua: string) => (uses[i - 1] ? '' : `${lua}\n`);
   const windows = [
     primary.windowMs,
     primary.resources.search.windowMs,
     primary.resources.graphql.windowMs,
     primary.resources.lfs.windowMs,
   ];
-  return `-- tollgate limits (generated from a LimitsConfig; see src/stores/redis-script.ts)
+  const code = `-- tollgate limits (generated from a LimitsConfig; see src/stores/redis-script.ts)
 -- The library functions the code calls most, as upvalues (a global is two table lookups a use),
 -- taken at the first call (a function library is loaded where the libraries are not visible).
 local floor, ceil, max, min, spack, sunpack, sub, mpack, munpack_limit, concat
@@ -90,7 +94,7 @@ end
 -- The state's numbers as MessagePack (each a separate object, so the value can be read 18 at a time).
 local function pack_state() return mpack(${Array.from({ length: 18 }, (_, i) => `s[${i + 1}]`).join(', ')}) end
 ${logsLua(config)}
-${LUA_FUNCTIONS}
+${luaFunctions(uses)}
 
 ${
   // A library's code runs per call inside \`run\`; a script's at its top level, as it always did
@@ -150,16 +154,9 @@ local function save(logs, held, added, lease)
     redis.call('DEL', key)
     return
   end
-  local parts = { '' }
-  save_logs(logs, t, parts)
-  parts[1] = pack_state()
-  local k = #parts
-  if #held > 0 then
-    k = k + 1
-    parts[k] = held
-  end
-  if added and #added > 0 then parts[k + 1] = added end
-  local value = concat(parts)
+  local logs_bytes = save_logs(logs, t)
+  if not added then added = '' end
+  local value = pack_state() .. logs_bytes .. held .. added
   redis.call('SET', key, value, 'PX', expires - t + SKEW)
 end
 -- Reset (\`limiter.reset\`): nothing spent, no ticket held, no log kept. The ticket counter stays,
@@ -172,7 +169,7 @@ if op == RESET then
   redis.call('SET', key, pack_state(), 'PX', LEASE_MS + SKEW)
   return { 1 }
 end
-${ADMIT_LUA}
+${admitLua(uses)}
 -- Complete or release: only a ticket this store holds, with its lease running, settles anything.
 -- One whose lease ran out stays until an admission clears the leases that ended.
 -- Found in the value itself: the tickets before it and after it are what is kept.
@@ -203,13 +200,9 @@ if s[2] > 0 then in_flight = s[2] - 1 end
 local charge = 0
 if cpu_ms > 0 then charge = ceil(cpu_ms) end
 -- A rule counted in a log keeps its log's number here: no bucket to refill (save_logs writes it).
-if not LOG_USES[1] then s[3] = refill(s[3], REST, elapsed) end
-if not LOG_USES[2] then s[4] = refill(s[4], GQL, elapsed) end
-s[5] = 0
+${bucket(1, 's[3] = refill(s[3], REST, elapsed)')}${bucket(2, 's[4] = refill(s[4], GQL, elapsed)')}s[5] = 0
 s[6] = 0
-if not LOG_USES[5] then s[7] = refill(s[7], PER_MINUTE, elapsed) end
-if not LOG_USES[6] then s[8] = refill(s[8], PER_HOUR, elapsed) end
-s[1] = t
+${bucket(5, 's[7] = refill(s[7], PER_MINUTE, elapsed)')}${bucket(6, 's[8] = refill(s[8], PER_HOUR, elapsed)')}s[1] = t
 s[2] = in_flight
 if in_flight == 0 then s[18] = 0 end
 s[ws + 1] = used
@@ -219,6 +212,11 @@ if graphql then charge_log(logs[4], t, min(charge, GQL_CPU), LOG_QUANTA[4]) end
 save(logs, held, after)
 return { 1, window_used(stored_reset, used, t, w), current_reset(stored_reset, t, w) }
 ${asLibrary ? 'end\n' : ''}`;
+  // A log's span or quantum at a fixed index, written as its number (one table read less each).
+  const { spans, quanta } = logPlan(config);
+  return code
+    .replace(/LOG_SPANS\[(\d)\]/g, (_, i: string) => String(spans[Number(i) - 1]))
+    .replace(/LOG_QUANTA\[(\d)\]/g, (_, i: string) => String(quanta[Number(i) - 1]));
 }
 
 /**
