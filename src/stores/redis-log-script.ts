@@ -18,8 +18,10 @@ function loadLogLua(i: number): string {
   // The CPU log is read by every event.
   if (NEEDED[i] === 'true') return `  ${load}`;
   return `  slot = s[${2 + i}]
-  if back or slot < 0 or ${NEEDED[i]} or (slot > 0 and t - packed_time(slot) >= SLOT_MAX_AGE) then
+  if back or ${NEEDED[i]} or (slot > 0 and t - packed_time(slot) >= SLOT_MAX_AGE) then
     ${load}
+  elseif slot < 0 then
+    logs[${i}] = true; logs[${6 + i}] = slot; NL = NL + 1; LOADED[NL] = ${i}
   elseif slot > 0 then
     logs[${6 + i}] = slot; NP = NP + 1; PACKED[NP] = ${i}
   end`;
@@ -70,6 +72,12 @@ local LOADED, PACKED, NL, NP = {}, {}, 0, 0
 -- Where each log held apart starts in the value (LOG_AT[i]), and where the tickets start: the
 -- logs' sizes are in the state (\`-n\`: n entries, after an 8-byte sum).
 local LOG_AT = {}
+-- A log held apart that the event neither reads nor charges (\`true\` among the loaded logs, its
+-- number \`slot\` as read) is carried as read: its bytes copied whole, entries that left included
+-- (the next event that reads it drops them, as the memory store opens only the logs it reads).
+local function raw_log(i, slot) return sub(raw, LOG_AT[i], LOG_AT[i] + 7 - slot * 16) end
+-- Its newest entry's time.
+local function raw_newest(i, slot) return (sunpack('>d', raw, LOG_AT[i] + 8 - (slot + 1) * 16)) end
 local function locate(from)
   for i = 1, 6 do
     local slot = s[2 + i]
@@ -166,7 +174,10 @@ local function kept_dropped(logs)
   for j = 1, NL do
     local i = LOADED[j]
     local L = logs[i]
-    if L[6] then
+    if L == true then
+      s[2 + i] = logs[6 + i]
+      bytes = bytes .. raw_log(i, logs[6 + i])
+    elseif L[6] then
       local size = L[4] - L[3] + 1
       if L[13] then any = true end
       s[2 + i] = 0
@@ -214,13 +225,13 @@ end
 local function settle_logs(logs, t)
   for j = 1, NL do
     local i = LOADED[j]
-    settle_log(logs[i], t, LOG_SPANS[i])
+    if logs[i] ~= true then settle_log(logs[i], t, LOG_SPANS[i]) end
   end
 end
 local function drop_logs(logs, t)
   for j = 1, NL do
     local i = LOADED[j]
-    drop_left(logs[i], t, LOG_SPANS[i])
+    if logs[i] ~= true then drop_left(logs[i], t, LOG_SPANS[i]) end
   end
 end
 -- A log the event neither reads nor charges, packed in its number of the state (or empty), is not
@@ -229,10 +240,10 @@ end
 -- event reuses the state's numbers of rules counted in logs). Its entry's time, from the old time.
 local function packed_time(slot) return at0 - (slot - slot % SLOT_SPAN) / SLOT_SPAN end
 -- The logs an event reads or charges: the points log \`points\` (1 REST, 2 GraphQL, 0 none), the
--- CPU log, GraphQL's CPU log, the content logs. Every log the value holds apart is loaded too (it
--- is settled and saved as it always was), and every log when the clock went back (an entry may lie
--- in the future: settling moves it). Any other log is packed in its number, or empty: left out
--- (false), its number moved to the new time at save (save_logs), as loading would leave it.
+-- CPU log, GraphQL's CPU log, the content logs; every log when the clock went back (an entry may
+-- lie in the future: settling moves it). Any other log is held apart (carried as read: \`true\`,
+-- see raw_log), packed in its number, or empty: left out (false), its number moved to the new
+-- time at save (save_logs), as loading would leave it.
 -- Written out per log the config keeps (a rule counted in a bucket has no log), in ascending
 -- order; an entry too old for a packed number once moved to t (a points window of days) spills.
 local function load_logs(t, points, graphql, content)
@@ -248,7 +259,11 @@ local function logs_expire(logs)
   for j = 1, NL do
     local i = LOADED[j]
     local L = logs[i]
-    if L[4] >= L[3] then latest = max(latest, entry(L, L[4]) + LOG_SPANS[i]) end
+    if L == true then
+      latest = max(latest, raw_newest(i, logs[6 + i]) + LOG_SPANS[i])
+    elseif L[4] >= L[3] then
+      latest = max(latest, entry(L, L[4]) + LOG_SPANS[i])
+    end
   end
   for j = 1, NP do
     local i = PACKED[j]
@@ -271,16 +286,21 @@ local function save_logs(logs, at)
   for j = 1, NL do
     local i = LOADED[j]
     local L = logs[i]
-    local size = L[4] - L[3] + 1
-    local slot = -size
-    if size == 0 then slot = 0 end
-    if size == 1 then
-      local time, w = entry(L, L[3])
-      local age = at - time
-      if age >= 0 and age < SLOT_MAX_AGE and w < SLOT_SPAN then slot = age * SLOT_SPAN + w end
+    if L == true then
+      s[2 + i] = logs[6 + i]
+      bytes = bytes .. raw_log(i, logs[6 + i])
+    else
+      local size = L[4] - L[3] + 1
+      local slot = -size
+      if size == 0 then slot = 0 end
+      if size == 1 then
+        local time, w = entry(L, L[3])
+        local age = at - time
+        if age >= 0 and age < SLOT_MAX_AGE and w < SLOT_SPAN then slot = age * SLOT_SPAN + w end
+      end
+      s[2 + i] = slot
+      if slot < 0 then bytes = bytes .. log_bytes(L) end
     end
-    s[2 + i] = slot
-    if slot < 0 then bytes = bytes .. log_bytes(L) end
   end
   return bytes
 end
