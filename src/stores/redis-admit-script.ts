@@ -6,7 +6,7 @@
  * and logs' arithmetic): the deadline check, every rule of the request in `stepInto`'s order, and
  * on admission the charge, the ticket and the save. Ends the script for an admission; a
  * completion or release runs past it.
- * Written for the config's log plan (\`uses\`: which rules count in a sliding log, in LOG_RULES
+ * Written for the config's log plan (`uses`: which rules count in a sliding log, in LOG_RULES
  * order): a rule's bucket or log code is there only when the config counts it that way.
  * @example
  * import { admitLua } from './redis-admit-script.js';
@@ -29,7 +29,8 @@ if op == ADMIT or op == AT_ONCE then
   -- The tickets held with a lease still running are the requests in flight. s[2] counts the
   -- tickets held, some maybe with their lease run out: 0, and there is none to count; before
   -- s[18], none has run out. Else the ones whose lease ended go, and s[18] is the next to end.
-  local held = tickets()
+  local held = ''
+  if tickets_at then held = sub(raw, tickets_at) end
   local purged = false
   if s[2] > 0 and not (t < s[18]) then
     local kept, low = {}, 0
@@ -50,7 +51,7 @@ if op == ADMIT or op == AT_ONCE then
   local logs = load_logs(t, p, graphql, content)
   drop_logs(logs, t)
   local elapsed = t - s[1]
-  -- current_reset and window_used, written out.
+  -- The fixed window's reset and used (fixed-window.ts: currentReset, windowUsed), written out.
   local reset, used = ceil((t + w) / 1000) * 1000, 0
   if s[ws] > t and s[ws] <= reset then reset, used = s[ws], s[ws + 1] end
   local primary_denied = counts and used >= limit
@@ -136,7 +137,7 @@ ${log(5, '    charge_log(logs[5], t, 1, 1)\n')}${log(6, '    charge_log(logs[6],
     if cpu_ms > 0 then charge = ceil(cpu_ms) end
     charge_log(logs[3], t, min(charge, CPU), LOG_QUANTA[3])
     if graphql then charge_log(logs[4], t, min(charge, GQL_CPU), LOG_QUANTA[4]) end
-    save(logs, held)
+    save(key, t, logs, held)
     return { 1, new_used, reset, counted_reset, 0 }
   end
   -- A ticket id is never handed out twice for an identity: the time, and a counter within it.
@@ -145,7 +146,7 @@ ${log(5, '    charge_log(logs[5], t, 1, 1)\n')}${log(6, '    charge_log(logs[6],
   s[17] = id
   if in_flight == 0 or s[18] == 0 then s[18] = lease_end else s[18] = min(s[18], lease_end) end
   -- A rule counted in a log gets its number of the state from save_logs.
-  save(logs, held, spack('>dd', id, lease_end), lease_end)
+  save(key, t, logs, held, spack('>dd', id, lease_end), lease_end)
   return { 1, new_used, reset, counted_reset, id }
 end
 `;

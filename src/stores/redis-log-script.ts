@@ -1,31 +1,7 @@
 /** The sliding logs inside the Redis script: what sliding-log.ts and log-slot.ts do, in Lua over the bytes of the identity's value. */
 import type { LimitsConfig } from '../limits/limits-config.js';
 import { logPlan } from '../limits/log-rules.js';
-
-/** Why the event needs log `i` (1-based) loaded, besides holding it apart or the clock going back. */
-const NEEDED: Record<number, string> = {
-  1: 'points == 1',
-  2: 'points == 2',
-  3: 'true',
-  4: 'graphql',
-  5: 'content',
-  6: 'content',
-};
-
-/** The lines of `load_logs` for log `i` (1-based), a log the config keeps. */
-function loadLogLua(i: number): string {
-  const load = `logs[${i}] = load_log(${i}, at0); NL = NL + 1; LOADED[NL] = ${i}`;
-  // The CPU log is read by every event.
-  if (NEEDED[i] === 'true') return `  ${load}`;
-  return `  slot = s[${2 + i}]
-  if back or ${NEEDED[i]} or (slot > 0 and t - packed_time(slot) >= SLOT_MAX_AGE) then
-    ${load}
-  elseif slot < 0 then
-    logs[${i}] = true; logs[${6 + i}] = slot; NL = NL + 1; LOADED[NL] = ${i}
-  elseif slot > 0 then
-    logs[${6 + i}] = slot; NP = NP + 1; PACKED[NP] = ${i}
-  end`;
-}
+import { loadLogsLua } from './redis-log-load-script.js';
 
 /**
  * The Lua half of the script that keeps the six sliding logs of an identity. A log of at most one
@@ -56,8 +32,9 @@ local SLOT_MAX_AGE = 536870912
 -- holds it apart. Its newest entry may be held in Lua instead ([7] tail: [8] time, [9] weight, at
 -- index [4]): a log packed in its number, or one the event charged, is never packed into a string
 -- only to be read back; [10] index, [11] time, [12] weight cache the entry read last from the
--- string (the oldest, read by every rule); [13] entries left its front. Strings and reads of them
--- are what the script pays most for.
+-- string (the oldest, read by every rule); [13] entries left its front; [14] its number as read
+-- while nothing was written to it (held apart: saved by copying its bytes as read), else false.
+-- Strings and reads of them are what the script pays most for.
 local function entry(L, i)
   if L[7] and i == L[4] then return L[8], L[9] end
   if i == L[10] then return L[11], L[12] end
@@ -89,7 +66,7 @@ local function locate(from)
   return from
 end
 local function load_log(i, at)
-  local L = { '', 1, 1, 0, 0, false, false, 0, 0, 0, 0, 0, false }
+  local L = { '', 1, 1, 0, 0, false, false, 0, 0, 0, 0, 0, false, false }
   local slot = s[2 + i]
   if slot < 0 then
     local from = LOG_AT[i]
@@ -98,6 +75,7 @@ local function load_log(i, at)
     L[1] = raw
     L[2] = from + 8
     L[4] = -slot
+    L[14] = slot
     L[6] = true
   elseif slot > 0 then
     local w = slot % SLOT_SPAN
@@ -137,6 +115,7 @@ end
 -- Replaces the newest entry (index last) or appends one, as the tail. A tail appended to is
 -- written into the string first (as many events as the clock went back: rare).
 local function put_last(L, time, w, replace)
+  L[14] = false
   if not replace then
     if L[7] then
       L[1] = sub(L[1], L[2], L[2] + (L[4] - 1) * 16 - 1) .. spack('>dd', L[8], L[9])
@@ -192,7 +171,7 @@ end
 local function settle_log(L, t, span)
   drop_left(L, t, span)
   if L[3] > L[4] then
-    L[1], L[2], L[3], L[4], L[5], L[7], L[10] = '', 1, 1, 0, 0, false, 0
+    L[1], L[2], L[3], L[4], L[5], L[7], L[10], L[14] = '', 1, 1, 0, 0, false, 0, false
     return
   end
   if entry(L, L[4]) <= t then return end
@@ -239,21 +218,7 @@ end
 -- at save, as loading, settling and saving it would (\`logs[6 + i]\` keeps that number as read: the
 -- event reuses the state's numbers of rules counted in logs). Its entry's time, from the old time.
 local function packed_time(slot) return at0 - (slot - slot % SLOT_SPAN) / SLOT_SPAN end
--- The logs an event reads or charges: the points log \`points\` (1 REST, 2 GraphQL, 0 none), the
--- CPU log, GraphQL's CPU log, the content logs; every log when the clock went back (an entry may
--- lie in the future: settling moves it). Any other log is held apart (carried as read: \`true\`,
--- see raw_log), packed in its number, or empty: left out (false), its number moved to the new
--- time at save (save_logs), as loading would leave it.
--- Written out per log the config keeps (a rule counted in a bucket has no log), in ascending
--- order; an entry too old for a packed number once moved to t (a points window of days) spills.
-local function load_logs(t, points, graphql, content)
-  local logs = { false, false, false, false, false, false, 0, 0, 0, 0, 0, 0 }
-  local back = t < at0
-  local slot
-  NL, NP = 0, 0
-${plan.kept.map((index) => loadLogLua(index + 1)).join('\n')}
-  return logs
-end
+${loadLogsLua(plan.kept)}
 local function logs_expire(logs)
   local latest = 0
   for j = 1, NL do
@@ -289,6 +254,10 @@ local function save_logs(logs, at)
     if L == true then
       s[2 + i] = logs[6 + i]
       bytes = bytes .. raw_log(i, logs[6 + i])
+    elseif L[14] then
+      -- Read, not written: its bytes as read (entries that left included, as above).
+      s[2 + i] = L[14]
+      bytes = bytes .. raw_log(i, L[14])
     else
       local size = L[4] - L[3] + 1
       local slot = -size

@@ -5,7 +5,7 @@
  * (redis-log-script.ts: `LOG_USES`, `logs_expire`), which they read. Each mirrors the TypeScript
  * function of the same job in src/limits (effective-time, fixed-window, token-bucket,
  * state-expiry), in the same IEEE doubles.
- * Written for the config's log plan (\`uses\`, LOG_RULES order): a bucket's refill counts in the
+ * Written for the config's log plan (`uses`, LOG_RULES order): a bucket's refill counts in the
  * expiry only for a rule the config counts in a bucket.
  * @example
  * import { luaFunctions } from './redis-script-functions.js';
@@ -20,10 +20,6 @@ export function luaFunctions(uses: readonly boolean[]): string {
   if reading >= at or at - reading <= SKEW then return max(reading, at) end
   return reading
 end
-local function window_end(t, w) return ceil((t + w) / 1000) * 1000 end
-local function is_open(reset, t, w) return reset > t and reset <= window_end(t, w) end
-local function window_used(reset, used, t, w) if is_open(reset, t, w) then return used end return 0 end
-local function current_reset(reset, t, w) if is_open(reset, t, w) then return reset end return window_end(t, w) end
 local function refill(spent, cap, elapsed)
   if elapsed <= 0 then return spent end
   local r = cap * elapsed
