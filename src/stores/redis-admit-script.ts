@@ -115,7 +115,10 @@ ${log(5, '', '  minute = refill(minute, PER_MINUTE, elapsed)\n')}${log(6, '', ' 
   s[1] = t
   s[2] = in_flight + 1
   if op == AT_ONCE then s[2] = in_flight end
-  settle_logs(logs, t)
+  -- drop_logs dropped what left by t; only a clock that went back can leave an entry after t for
+  -- settling to move (every entry is stamped at or before the state's time). A log all of whose
+  -- entries left stays as dropped (first index past the last): charging appends to it all the same.
+  if t < at0 then settle_logs(logs, t) end
   if LOG_USES[p] then charge_log(logs[p], t, cost, 1) end
   s[3] = rest
   s[4] = gql
