@@ -6,11 +6,16 @@
  * and logs' arithmetic): the deadline check, every rule of the request in `stepInto`'s order, and
  * on admission the charge, the ticket and the save. Ends the script for an admission; a
  * completion or release runs past it.
+ * Written for the config's log plan (`uses`: which rules count in a sliding log, in LOG_RULES
+ * order): a rule's bucket or log code is there only when the config counts it that way.
  * @example
- * import { ADMIT_LUA } from './redis-admit-script.js';
- * ADMIT_LUA.includes("spack('>dd', id, lease_end)"); // true
+ * import { admitLua } from './redis-admit-script.js';
+ * admitLua([true, true, true, true, true, true]).includes("spack('>dd', id, lease_end)"); // true
  */
-export const ADMIT_LUA = `-- An admission the caller stopped waiting for (a deadline on the server's clock) charges nothing:
+export function admitLua(uses: readonly boolean[]): string {
+  /** \`lua\` where log rule \`i\` (1-based) counts in a log, \`otherwise\` where in a bucket. */
+  const log = (i: number, lua: string, otherwise = '') => (uses[i - 1] ? lua : otherwise);
+  return `-- An admission the caller stopped waiting for (a deadline on the server's clock) charges nothing:
 -- it was answered by the failure mode already (the store's \`timeoutMs\`).
 if (op == ADMIT or op == AT_ONCE) and timed == 1 then
   if server_clock() > deadline then return { 2 } end
@@ -24,7 +29,8 @@ if op == ADMIT or op == AT_ONCE then
   -- The tickets held with a lease still running are the requests in flight. s[2] counts the
   -- tickets held, some maybe with their lease run out: 0, and there is none to count; before
   -- s[18], none has run out. Else the ones whose lease ended go, and s[18] is the next to end.
-  local held = tickets()
+  local held = ''
+  if tickets_at then held = sub(raw, tickets_at) end
   local purged = false
   if s[2] > 0 and not (t < s[18]) then
     local kept, low = {}, 0
@@ -45,7 +51,7 @@ if op == ADMIT or op == AT_ONCE then
   local logs = load_logs(t, p, graphql, content)
   drop_logs(logs, t)
   local elapsed = t - s[1]
-  -- current_reset and window_used, written out.
+  -- The fixed window's reset and used (fixed-window.ts: currentReset, windowUsed), written out.
   local reset, used = ceil((t + w) / 1000) * 1000, 0
   if s[ws] > t and s[ws] <= reset then reset, used = s[ws], s[ws + 1] end
   local primary_denied = counts and used >= limit
@@ -55,9 +61,7 @@ if op == ADMIT or op == AT_ONCE then
   if in_flight >= CONCURRENCY then rule = 2; retry_at = t + CONCURRENCY_RETRY_MS end
   -- A rule counted in a log keeps its log's number here: no bucket to refill (save_logs writes it).
   local rest, gql = s[3], s[4]
-  if not LOG_USES[1] then rest = refill(rest, REST, elapsed) end
-  if not LOG_USES[2] then gql = refill(gql, GQL, elapsed) end
-  local points, cap, points_rule = rest, REST, 3
+${log(1, '', '  rest = refill(rest, REST, elapsed)\n')}${log(2, '', '  gql = refill(gql, GQL, elapsed)\n')}  local points, cap, points_rule = rest, REST, 3
   if graphql then points, cap, points_rule = gql, GQL, 4 end
   local wait
   if LOG_USES[p] then wait = log_wait(logs[p], t, LOG_SPANS[p], cost, cap) else wait = bucket_wait(points, cost, cap, PW) end
@@ -78,15 +82,13 @@ if op == ADMIT or op == AT_ONCE then
     end
   end
   local minute, hour = s[7], s[8]
-  if not LOG_USES[5] then minute = refill(minute, PER_MINUTE, elapsed) end
-  if not LOG_USES[6] then hour = refill(hour, PER_HOUR, elapsed) end
-  if content then
-    if LOG_USES[5] then wait = log_wait(logs[5], t, MINUTE, 1, PER_MINUTE) else wait = bucket_wait(minute, 1, PER_MINUTE, MINUTE) end
+${log(5, '', '  minute = refill(minute, PER_MINUTE, elapsed)\n')}${log(6, '', '  hour = refill(hour, PER_HOUR, elapsed)\n')}  if content then
+    wait = ${log(5, 'log_wait(logs[5], t, MINUTE, 1, PER_MINUTE)', 'bucket_wait(minute, 1, PER_MINUTE, MINUTE)')}
     if wait > 0 then
       if rule == 0 then rule = 7 end
       retry_at = max(retry_at, t + wait)
     end
-    if LOG_USES[6] then wait = log_wait(logs[6], t, HOUR, 1, PER_HOUR) else wait = bucket_wait(hour, 1, PER_HOUR, HOUR) end
+    wait = ${log(6, 'log_wait(logs[6], t, HOUR, 1, PER_HOUR)', 'bucket_wait(hour, 1, PER_HOUR, HOUR)')}
     if wait > 0 then
       if rule == 0 then rule = 8 end
       retry_at = max(retry_at, t + wait)
@@ -97,11 +99,9 @@ if op == ADMIT or op == AT_ONCE then
   -- costs one look per log, not one per entry that left. A primary refusal also waits for any
   -- secondary rule that is full too.
   if primary_denied or rule ~= 0 then
-    local parts = { '' }
-    if kept_dropped(logs, parts) or purged then
-      parts[1] = pack_state()
-      parts[#parts + 1] = held
-      redis.call('SET', key, concat(parts), 'KEEPTTL')
+    local dropped, logs_bytes = kept_dropped(logs)
+    if dropped or purged then
+      redis.call('SET', key, pack_state() .. logs_bytes .. held, 'KEEPTTL')
     end
   end
   if primary_denied then
@@ -115,7 +115,10 @@ if op == ADMIT or op == AT_ONCE then
   s[1] = t
   s[2] = in_flight + 1
   if op == AT_ONCE then s[2] = in_flight end
-  settle_logs(logs, t)
+  -- drop_logs dropped what left by t; only a clock that went back can leave an entry after t for
+  -- settling to move (every entry is stamped at or before the state's time). A log all of whose
+  -- entries left stays as dropped (first index past the last): charging appends to it all the same.
+  if t < at0 then settle_logs(logs, t) end
   if LOG_USES[p] then charge_log(logs[p], t, cost, 1) end
   s[3] = rest
   s[4] = gql
@@ -127,9 +130,7 @@ if op == ADMIT or op == AT_ONCE then
   if content then
     s[7] = minute + MINUTE
     s[8] = hour + HOUR
-    if LOG_USES[5] then charge_log(logs[5], t, 1, 1) end
-    if LOG_USES[6] then charge_log(logs[6], t, 1, 1) end
-  end
+${log(5, '    charge_log(logs[5], t, 1, 1)\n')}${log(6, '    charge_log(logs[6], t, 1, 1)\n')}  end
   local counted_reset = 0
   if counts then s[ws] = reset; s[ws + 1] = new_used; counted_reset = reset end
   if op == AT_ONCE then
@@ -139,7 +140,7 @@ if op == ADMIT or op == AT_ONCE then
     if cpu_ms > 0 then charge = ceil(cpu_ms) end
     charge_log(logs[3], t, min(charge, CPU), LOG_QUANTA[3])
     if graphql then charge_log(logs[4], t, min(charge, GQL_CPU), LOG_QUANTA[4]) end
-    save(logs, held)
+    save(key, t, logs, held)
     return { 1, new_used, reset, counted_reset, 0 }
   end
   -- A ticket id is never handed out twice for an identity: the time, and a counter within it.
@@ -148,7 +149,8 @@ if op == ADMIT or op == AT_ONCE then
   s[17] = id
   if in_flight == 0 or s[18] == 0 then s[18] = lease_end else s[18] = min(s[18], lease_end) end
   -- A rule counted in a log gets its number of the state from save_logs.
-  save(logs, held, spack('>dd', id, lease_end), lease_end)
+  save(key, t, logs, held, spack('>dd', id, lease_end), lease_end)
   return { 1, new_used, reset, counted_reset, id }
 end
 `;
+}

@@ -1,6 +1,7 @@
 /** The sliding logs inside the Redis script: what sliding-log.ts and log-slot.ts do, in Lua over the bytes of the identity's value. */
 import type { LimitsConfig } from '../limits/limits-config.js';
 import { logPlan } from '../limits/log-rules.js';
+import { loadLogsLua } from './redis-log-load-script.js';
 
 /**
  * The Lua half of the script that keeps the six sliding logs of an identity. A log of at most one
@@ -31,8 +32,9 @@ local SLOT_MAX_AGE = 536870912
 -- holds it apart. Its newest entry may be held in Lua instead ([7] tail: [8] time, [9] weight, at
 -- index [4]): a log packed in its number, or one the event charged, is never packed into a string
 -- only to be read back; [10] index, [11] time, [12] weight cache the entry read last from the
--- string (the oldest, read by every rule); [13] entries left its front. Strings and reads of them
--- are what the script pays most for.
+-- string (the oldest, read by every rule); [13] entries left its front; [14] its number as read
+-- while nothing was written to it (held apart: saved by copying its bytes as read), else false.
+-- Strings and reads of them are what the script pays most for.
 local function entry(L, i)
   if L[7] and i == L[4] then return L[8], L[9] end
   if i == L[10] then return L[11], L[12] end
@@ -47,6 +49,12 @@ local LOADED, PACKED, NL, NP = {}, {}, 0, 0
 -- Where each log held apart starts in the value (LOG_AT[i]), and where the tickets start: the
 -- logs' sizes are in the state (\`-n\`: n entries, after an 8-byte sum).
 local LOG_AT = {}
+-- A log held apart that the event neither reads nor charges (\`true\` among the loaded logs, its
+-- number \`slot\` as read) is carried as read: its bytes copied whole, entries that left included
+-- (the next event that reads it drops them, as the memory store opens only the logs it reads).
+local function raw_log(i, slot) return sub(raw, LOG_AT[i], LOG_AT[i] + 7 - slot * 16) end
+-- Its newest entry's time.
+local function raw_newest(i, slot) return (sunpack('>d', raw, LOG_AT[i] + 8 - (slot + 1) * 16)) end
 local function locate(from)
   for i = 1, 6 do
     local slot = s[2 + i]
@@ -58,8 +66,7 @@ local function locate(from)
   return from
 end
 local function load_log(i, at)
-  local L = { '', 1, 1, 0, 0, false, false, 0, 0, 0, 0, 0, false }
-  if not LOG_USES[i] then return L end
+  local L = { '', 1, 1, 0, 0, false, false, 0, 0, 0, 0, 0, false, false }
   local slot = s[2 + i]
   if slot < 0 then
     local from = LOG_AT[i]
@@ -68,6 +75,7 @@ local function load_log(i, at)
     L[1] = raw
     L[2] = from + 8
     L[4] = -slot
+    L[14] = slot
     L[6] = true
   elseif slot > 0 then
     local w = slot % SLOT_SPAN
@@ -107,6 +115,7 @@ end
 -- Replaces the newest entry (index last) or appends one, as the tail. A tail appended to is
 -- written into the string first (as many events as the clock went back: rare).
 local function put_last(L, time, w, replace)
+  L[14] = false
   if not replace then
     if L[7] then
       L[1] = sub(L[1], L[2], L[2] + (L[4] - 1) * 16 - 1) .. spack('>dd', L[8], L[9])
@@ -127,41 +136,42 @@ local function drop_left(L, t, span)
     L[13] = true
   end
 end
--- The bytes of a log held apart, as the value keeps them, added to \`parts\`: its sum, then its
--- live entries (from the string, then the tail).
-local function log_bytes(L, parts)
-  local n = #parts
+-- The bytes of a log held apart, as the value keeps them: its sum, then its live entries (from the
+-- string, then the tail). Joined with \`..\` (one concatenation, no table of parts).
+local function log_bytes(L)
   local last = L[4]
   if L[7] then last = last - 1 end
-  parts[n + 1] = spack('>d', L[5])
-  if last >= L[3] then
-    n = n + 1
-    parts[n + 1] = sub(L[1], L[2] + (L[3] - 1) * 16, L[2] + last * 16 - 1)
-  end
-  if L[7] then parts[n + 2] = spack('>dd', L[8], L[9]) end
+  local entries = ''
+  if last >= L[3] then entries = sub(L[1], L[2] + (L[3] - 1) * 16, L[2] + last * 16 - 1) end
+  if L[7] then return spack('>d', L[5]) .. entries .. spack('>dd', L[8], L[9]) end
+  return spack('>d', L[5]) .. entries
 end
--- After a refusal, whether a log held apart dropped entries: its state number (-n) and bytes.
-local function kept_dropped(logs, parts)
-  local any = false
+-- After a refusal, whether a log held apart dropped entries: its state number (-n), and the bytes
+-- of the logs held apart.
+local function kept_dropped(logs)
+  local any, bytes = false, ''
   for j = 1, NL do
     local i = LOADED[j]
     local L = logs[i]
-    if L[6] then
+    if L == true then
+      s[2 + i] = logs[6 + i]
+      bytes = bytes .. raw_log(i, logs[6 + i])
+    elseif L[6] then
       local size = L[4] - L[3] + 1
       if L[13] then any = true end
       s[2 + i] = 0
       if size > 0 then
-        log_bytes(L, parts)
+        bytes = bytes .. log_bytes(L)
         s[2 + i] = -size
       end
     end
   end
-  return any
+  return any, bytes
 end
 local function settle_log(L, t, span)
   drop_left(L, t, span)
   if L[3] > L[4] then
-    L[1], L[2], L[3], L[4], L[5], L[7], L[10] = '', 1, 1, 0, 0, false, 0
+    L[1], L[2], L[3], L[4], L[5], L[7], L[10], L[14] = '', 1, 1, 0, 0, false, 0, false
     return
   end
   if entry(L, L[4]) <= t then return end
@@ -194,13 +204,13 @@ end
 local function settle_logs(logs, t)
   for j = 1, NL do
     local i = LOADED[j]
-    settle_log(logs[i], t, LOG_SPANS[i])
+    if logs[i] ~= true then settle_log(logs[i], t, LOG_SPANS[i]) end
   end
 end
 local function drop_logs(logs, t)
   for j = 1, NL do
     local i = LOADED[j]
-    drop_left(logs[i], t, LOG_SPANS[i])
+    if logs[i] ~= true then drop_left(logs[i], t, LOG_SPANS[i]) end
   end
 end
 -- A log the event neither reads nor charges, packed in its number of the state (or empty), is not
@@ -208,40 +218,17 @@ end
 -- at save, as loading, settling and saving it would (\`logs[6 + i]\` keeps that number as read: the
 -- event reuses the state's numbers of rules counted in logs). Its entry's time, from the old time.
 local function packed_time(slot) return at0 - (slot - slot % SLOT_SPAN) / SLOT_SPAN end
--- The logs an event reads or charges: the points log \`points\` (1 REST, 2 GraphQL, 0 none), the
--- CPU log, GraphQL's CPU log, the content logs. Every log the value holds apart is loaded too (it
--- is settled and saved as it always was), and every log when the clock went back (an entry may lie
--- in the future: settling moves it). Any other log is packed in its number, or empty: left out
--- (false), its number moved to the new time at save (save_logs), as loading would leave it.
-local function load_logs(t, points, graphql, content)
-  local logs = { false, false, false, false, false, false, 0, 0, 0, 0, 0, 0 }
-  local back = t < at0
-  NL, NP = 0, 0
-  for i = 1, 6 do
-    if LOG_USES[i] then
-      local slot = s[2 + i]
-      local needed = back or slot < 0 or i == 3 or i == points or (i == 4 and graphql) or (i >= 5 and content)
-      -- An entry too old for a packed number once moved to t (a points window of days) spills.
-      if not needed and slot > 0 and t - packed_time(slot) >= SLOT_MAX_AGE then needed = true end
-      if needed then
-        logs[i] = load_log(i, at0)
-        NL = NL + 1
-        LOADED[NL] = i
-      elseif slot > 0 then
-        logs[6 + i] = slot
-        NP = NP + 1
-        PACKED[NP] = i
-      end
-    end
-  end
-  return logs
-end
+${loadLogsLua(plan.kept)}
 local function logs_expire(logs)
   local latest = 0
   for j = 1, NL do
     local i = LOADED[j]
     local L = logs[i]
-    if L[4] >= L[3] then latest = max(latest, entry(L, L[4]) + LOG_SPANS[i]) end
+    if L == true then
+      latest = max(latest, raw_newest(i, logs[6 + i]) + LOG_SPANS[i])
+    elseif L[4] >= L[3] then
+      latest = max(latest, entry(L, L[4]) + LOG_SPANS[i])
+    end
   end
   for j = 1, NP do
     local i = PACKED[j]
@@ -249,9 +236,9 @@ local function logs_expire(logs)
   end
   return latest
 end
--- Writes each log back: into its number of the state when it packs, else into \`parts\` (the bytes
--- of the value after the state), its number -n.
-local function save_logs(logs, at, parts)
+-- Writes each log back: into its number of the state when it packs, else into the bytes it returns
+-- (the value's bytes after the state), its number -n.
+local function save_logs(logs, at)
   for j = 1, NP do
     local i = PACKED[j]
     local slot = logs[6 + i]
@@ -260,20 +247,31 @@ local function save_logs(logs, at, parts)
     if time > at - LOG_SPANS[i] then s[2 + i] = (at - time) * SLOT_SPAN + slot % SLOT_SPAN end
   end
   -- In LOADED order: ascending, as the value keeps the logs held apart.
+  local bytes = ''
   for j = 1, NL do
     local i = LOADED[j]
     local L = logs[i]
-    local size = L[4] - L[3] + 1
-    local slot = -size
-    if size == 0 then slot = 0 end
-    if size == 1 then
-      local time, w = entry(L, L[3])
-      local age = at - time
-      if age >= 0 and age < SLOT_MAX_AGE and w < SLOT_SPAN then slot = age * SLOT_SPAN + w end
+    if L == true then
+      s[2 + i] = logs[6 + i]
+      bytes = bytes .. raw_log(i, logs[6 + i])
+    elseif L[14] then
+      -- Read, not written: its bytes as read (entries that left included, as above).
+      s[2 + i] = L[14]
+      bytes = bytes .. raw_log(i, L[14])
+    else
+      local size = L[4] - L[3] + 1
+      local slot = -size
+      if size == 0 then slot = 0 end
+      if size == 1 then
+        local time, w = entry(L, L[3])
+        local age = at - time
+        if age >= 0 and age < SLOT_MAX_AGE and w < SLOT_SPAN then slot = age * SLOT_SPAN + w end
+      end
+      s[2 + i] = slot
+      if slot < 0 then bytes = bytes .. log_bytes(L) end
     end
-    s[2 + i] = slot
-    if slot < 0 then log_bytes(L, parts) end
   end
+  return bytes
 end
 `;
 }

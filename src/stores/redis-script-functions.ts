@@ -5,20 +5,21 @@
  * (redis-log-script.ts: `LOG_USES`, `logs_expire`), which they read. Each mirrors the TypeScript
  * function of the same job in src/limits (effective-time, fixed-window, token-bucket,
  * state-expiry), in the same IEEE doubles.
+ * Written for the config's log plan (`uses`, LOG_RULES order): a bucket's refill counts in the
+ * expiry only for a rule the config counts in a bucket.
  * @example
- * import { LUA_FUNCTIONS } from './redis-script-functions.js';
- * LUA_FUNCTIONS.includes('local function refill'); // true
+ * import { luaFunctions } from './redis-script-functions.js';
+ * luaFunctions([true, true, true, true, true, true]).includes('local function refill'); // true
  */
-export const LUA_FUNCTIONS = `local function effective(now, at)
+export function luaFunctions(uses: readonly boolean[]): string {
+  /** An expiry line for a rule (1-based log index) counted in a bucket. */
+  const bucket = (i: number, lua: string) => (uses[i - 1] ? '' : `\n  ${lua}`);
+  return `local function effective(now, at)
   if not (now >= 0) or now == math.huge then return at end
   local reading = floor(now)
   if reading >= at or at - reading <= SKEW then return max(reading, at) end
   return reading
 end
-local function window_end(t, w) return ceil((t + w) / 1000) * 1000 end
-local function is_open(reset, t, w) return reset > t and reset <= window_end(t, w) end
-local function window_used(reset, used, t, w) if is_open(reset, t, w) then return used end return 0 end
-local function current_reset(reset, t, w) if is_open(reset, t, w) then return reset end return window_end(t, w) end
 local function refill(spent, cap, elapsed)
   if elapsed <= 0 then return spent end
   local r = cap * elapsed
@@ -32,11 +33,8 @@ local function bucket_wait(spent, cost, cap, w)
 end
 local function refilled_at(at, spent, cap) if spent > 0 then return at + ceil(spent / cap) end return 0 end
 local function expires_at(s, logs)
-  local latest = max(s[9], s[11], s[13], s[15], logs_expire(logs))
-  if not LOG_USES[1] then latest = max(latest, refilled_at(s[1], s[3], REST)) end
-  if not LOG_USES[2] then latest = max(latest, refilled_at(s[1], s[4], GQL)) end
-  if not LOG_USES[5] then latest = max(latest, refilled_at(s[1], s[7], PER_MINUTE)) end
-  if not LOG_USES[6] then latest = max(latest, refilled_at(s[1], s[8], PER_HOUR)) end
+  local latest = max(s[9], s[11], s[13], s[15], logs_expire(logs))${bucket(1, 'latest = max(latest, refilled_at(s[1], s[3], REST))')}${bucket(2, 'latest = max(latest, refilled_at(s[1], s[4], GQL))')}${bucket(5, 'latest = max(latest, refilled_at(s[1], s[7], PER_MINUTE))')}${bucket(6, 'latest = max(latest, refilled_at(s[1], s[8], PER_HOUR))')}
   if s[2] > 0 then latest = max(latest, s[1] + LEASE_MS) end
   return latest
 end`;
+}

@@ -1,8 +1,9 @@
 /** The limits transition as one Lua script: what `stepInto` and the memory store's ticket ledger do, inside Redis. */
 import type { LimitsConfig } from '../limits/limits-config.js';
-import { ADMIT_LUA } from './redis-admit-script.js';
+import { logPlan } from '../limits/log-rules.js';
+import { admitLua } from './redis-admit-script.js';
 import { logsLua } from './redis-log-script.js';
-import { LUA_FUNCTIONS } from './redis-script-functions.js';
+import { luaFunctions } from './redis-script-functions.js';
 
 /** Rules in the order the script names them (its denial answers carry the 1-based index). */
 export const SCRIPT_RULES = [
@@ -42,13 +43,18 @@ export const ARGS_FORMAT = '>BBBBBBBdddddddd';
  */
 function limitsCode(config: LimitsConfig, asLibrary: boolean): string {
   const { primary, secondary } = config;
+  const { uses } = logPlan(config);
+  /** The state's 18 numbers as arguments of one call. */
+  const STATE = Array.from({ length: 18 }, (_, i) => `s[${i + 1}]`).join(', ');
+  /** \`lua\` where log rule \`i\` (1-based) counts in a bucket (else it keeps a log: no refill). */
+  const bucket = (i: number, lua: string) => (uses[i - 1] ? '' : `${lua}\n`);
   const windows = [
     primary.windowMs,
     primary.resources.search.windowMs,
     primary.resources.graphql.windowMs,
     primary.resources.lfs.windowMs,
   ];
-  return `-- tollgate limits (generated from a LimitsConfig; see src/stores/redis-script.ts)
+  const code = `-- tollgate limits (generated from a LimitsConfig; see src/stores/redis-script.ts)
 -- The library functions the code calls most, as upvalues (a global is two table lookups a use),
 -- taken at the first call (a function library is loaded where the libraries are not visible).
 local floor, ceil, max, min, spack, sunpack, sub, mpack, munpack_limit, concat
@@ -88,10 +94,34 @@ local function header(at, ...)
   return { ... }
 end
 -- The state's numbers as MessagePack (each a separate object, so the value can be read 18 at a time).
-local function pack_state() return mpack(${Array.from({ length: 18 }, (_, i) => `s[${i + 1}]`).join(', ')}) end
+local function pack_state() return mpack(${STATE}) end
 ${logsLua(config)}
-${LUA_FUNCTIONS}
+${luaFunctions(uses)}
 
+-- The value expires when its last window ends, its last bucket is full, its last log entry left
+-- and its last lease ran out (a held ticket keeps \`inFlight\` above 0, so \`t + LEASE_MS\` counts,
+-- and the last ticket handed out holds the latest lease): then it is worth no more than no value
+-- at all. Relative to t, so an injected test clock and the server's own agree on how long it
+-- lives; t may run up to SKEW ahead of the server's clock, so it never expires early. The
+-- tickets' bytes are \`held\` then \`added\` (a ticket an admission adds, with its \`lease\` end: the
+-- latest; or the tickets after the one a completion removed; or nil).
+local function save(key, t, logs, held, added, lease)
+  local expires = expires_at(s, logs)
+  if not lease then
+    local last = held
+    if added and #added > 0 then last = added end
+    if #last > 0 then lease = sunpack('>d', last, #last - 7) end
+  end
+  if lease and lease > expires then expires = lease end
+  if expires <= t then
+    redis.call('DEL', key)
+    return
+  end
+  local logs_bytes = save_logs(logs, t)
+  if not added then added = '' end
+  local value = mpack(${STATE}) .. logs_bytes .. held .. added
+  redis.call('SET', key, value, 'PX', expires - t + SKEW)
+end
 ${
   // A library's code runs per call inside \`run\`; a script's at its top level, as it always did
   // (a closure over every upvalue above, built on every EVAL, would cost the script more).
@@ -125,43 +155,6 @@ end
 local t = effective(now, s[1])
 local ws = 8 + (resource - 1) * 2 + 1 -- Lua index of the resource's reset; its used follows
 local w = WINDOWS[resource]
--- The tickets held, as bytes ('' for none).
-local function tickets()
-  if tickets_at then return sub(raw, tickets_at) end
-  return ''
-end
-
--- The value expires when its last window ends, its last bucket is full, its last log entry left
--- and its last lease ran out (a held ticket keeps \`inFlight\` above 0, so \`t + LEASE_MS\` counts,
--- and the last ticket handed out holds the latest lease): then it is worth no more than no value
--- at all. Relative to t, so an injected test clock and the server's own agree on how long it
--- lives; t may run up to SKEW ahead of the server's clock, so it never expires early. The
--- tickets' bytes are \`held\` then \`added\` (a ticket an admission adds, with its \`lease\` end: the
--- latest; or the tickets after the one a completion removed; or nil).
-local function save(logs, held, added, lease)
-  local expires = expires_at(s, logs)
-  if not lease then
-    local last = held
-    if added and #added > 0 then last = added end
-    if #last > 0 then lease = sunpack('>d', last, #last - 7) end
-  end
-  if lease and lease > expires then expires = lease end
-  if expires <= t then
-    redis.call('DEL', key)
-    return
-  end
-  local parts = { '' }
-  save_logs(logs, t, parts)
-  parts[1] = pack_state()
-  local k = #parts
-  if #held > 0 then
-    k = k + 1
-    parts[k] = held
-  end
-  if added and #added > 0 then parts[k + 1] = added end
-  local value = concat(parts)
-  redis.call('SET', key, value, 'PX', expires - t + SKEW)
-end
 -- Reset (\`limiter.reset\`): nothing spent, no ticket held, no log kept. The ticket counter stays,
 -- for the lease of the tickets handed out before, so none of their ids is handed out again.
 if op == RESET then
@@ -172,7 +165,7 @@ if op == RESET then
   redis.call('SET', key, pack_state(), 'PX', LEASE_MS + SKEW)
   return { 1 }
 end
-${ADMIT_LUA}
+${admitLua(uses)}
 -- Complete or release: only a ticket this store holds, with its lease running, settles anything.
 -- One whose lease ran out stays until an admission clears the leases that ended.
 -- Found in the value itself: the tickets before it and after it are what is kept.
@@ -187,8 +180,12 @@ if tickets_at then
   until false
   if found and not (t < s[18] or sunpack('>d', raw, found + 8) > t) then found = nil end
 end
+-- The answer shows the window as the completion leaves it (fixed-window.ts: windowUsed and
+-- currentReset, written out).
+local reset = ceil((t + w) / 1000) * 1000
 if not found then
-  return { 0, window_used(s[ws], s[ws + 1], t, w), current_reset(s[ws], t, w) }
+  if s[ws] > t and s[ws] <= reset then return { 0, s[ws + 1], s[ws] } end
+  return { 0, 0, reset }
 end
 local held, after = sub(raw, tickets_at, found - 1), sub(raw, found + 16)
 local logs = load_logs(t, 0, graphql, false)
@@ -203,22 +200,24 @@ if s[2] > 0 then in_flight = s[2] - 1 end
 local charge = 0
 if cpu_ms > 0 then charge = ceil(cpu_ms) end
 -- A rule counted in a log keeps its log's number here: no bucket to refill (save_logs writes it).
-if not LOG_USES[1] then s[3] = refill(s[3], REST, elapsed) end
-if not LOG_USES[2] then s[4] = refill(s[4], GQL, elapsed) end
-s[5] = 0
+${bucket(1, 's[3] = refill(s[3], REST, elapsed)')}${bucket(2, 's[4] = refill(s[4], GQL, elapsed)')}s[5] = 0
 s[6] = 0
-if not LOG_USES[5] then s[7] = refill(s[7], PER_MINUTE, elapsed) end
-if not LOG_USES[6] then s[8] = refill(s[8], PER_HOUR, elapsed) end
-s[1] = t
+${bucket(5, 's[7] = refill(s[7], PER_MINUTE, elapsed)')}${bucket(6, 's[8] = refill(s[8], PER_HOUR, elapsed)')}s[1] = t
 s[2] = in_flight
 if in_flight == 0 then s[18] = 0 end
 s[ws + 1] = used
 settle_logs(logs, t)
 charge_log(logs[3], t, min(charge, CPU), LOG_QUANTA[3])
 if graphql then charge_log(logs[4], t, min(charge, GQL_CPU), LOG_QUANTA[4]) end
-save(logs, held, after)
-return { 1, window_used(stored_reset, used, t, w), current_reset(stored_reset, t, w) }
+save(key, t, logs, held, after)
+if stored_reset > t and stored_reset <= reset then return { 1, used, stored_reset } end
+return { 1, 0, reset }
 ${asLibrary ? 'end\n' : ''}`;
+  // A log's span or quantum at a fixed index, written as its number (one table read less each).
+  const { spans, quanta } = logPlan(config);
+  return code
+    .replace(/LOG_SPANS\[(\d)\]/g, (_, i: string) => String(spans[Number(i) - 1]))
+    .replace(/LOG_QUANTA\[(\d)\]/g, (_, i: string) => String(quanta[Number(i) - 1]));
 }
 
 /**
