@@ -10,26 +10,31 @@ import type { PolicyMatch, UnmatchedRequest } from './policy-match.js';
 import { type PolicyOptions, type ResolvedPolicyOptions, resolvePolicyOptions } from './policy-options.js';
 import type { PolicyTables } from './tables.js';
 import { createTokenReader, slugIndexes, type TokenView } from './token-view.js';
-import {
-  type Decision,
-  HTTP_METHODS,
-  type PolicyRequest,
-  type ResourceContext,
-  type Token,
-} from './types.js';
+import type { Decision, PolicyRequest, ResourceContext, Token } from './types.js';
 
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze(Object.create(null));
 const EMPTY_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 const NO_REQUIREMENT = Object.freeze({ fineGrained: null, classic: null });
 const EMPTY_REQUEST: PolicyRequest = Object.freeze({ method: '', path: '' });
 const NO_CONTEXT: ResourceContext = Object.freeze({});
-const METHODS: ReadonlySet<string> = new Set(HTTP_METHODS);
 const ASCII_LETTERS = /^[A-Za-z]+$/;
 
-// Methods fold case in ASCII only: Unicode upper-casing would turn `poſt` into POST.
+// Methods fold case in ASCII only: Unicode upper-casing would turn `poſt` into POST. The table's
+// own methods (as servers pass them) are answered first by comparison: such strings are usually
+// internalized, so each compare is one identity check. Under callgrind over the bench mix, the Set
+// lookup this replaces cost ~90 instructions per request, a loop over the characters more.
 function methodOf(given: unknown): string {
   if (typeof given !== 'string') return '';
-  if (METHODS.has(given)) return given;
+  switch (given) {
+    case 'GET':
+    case 'POST':
+    case 'PUT':
+    case 'PATCH':
+    case 'DELETE':
+    case 'HEAD':
+    case 'OPTIONS':
+      return given;
+  }
   return ASCII_LETTERS.test(given) ? given.toUpperCase() : given;
 }
 
@@ -63,6 +68,13 @@ export function createPolicy(tables: PolicyTables, options: PolicyOptions = {}):
     planEntry(entry, resolved, masks, slugIndex),
   );
   const readToken = createTokenReader(tables, masks);
+  // Few versions (one by default): compared in a loop, a string equal by identity in one step,
+  // where the Set's hash lookup cost more per request that sends one.
+  const apiVersions: readonly string[] = [...resolved.apiVersions];
+  function supported(version: string): boolean {
+    for (let i = 0; i < apiVersions.length; i++) if (apiVersions[i] === version) return true;
+    return false;
+  }
 
   function headersFor(visibility: VisibilityPlan, token: TokenView): Readonly<Record<string, string>> {
     if (token.kind !== 'classic' && token.kind !== 'oauth-app') return visibility.headers;
@@ -211,7 +223,7 @@ export function createPolicy(tables: PolicyTables, options: PolicyOptions = {}):
       if (context === null || typeof context !== 'object') context = NO_CONTEXT;
       const visibility =
         context.visibility !== 'public' && !plan.entry.resourceless ? plan.private : plan.public;
-      if (apiVersion !== null && !resolved.apiVersions.has(apiVersion)) {
+      if (apiVersion !== null && !supported(apiVersion)) {
         const message = `unsupported API version \`${showText(String(apiVersion))}\`; supported: ${[...resolved.apiVersions].join(', ')}`;
         return decide(
           outcome(false, 400, 'unsupported_api_version', message),

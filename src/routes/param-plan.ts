@@ -89,7 +89,7 @@ export function readParamsAt(
   count: number,
 ): Record<string, string> | null {
   // Inherits nothing: parameter names come from tables, and a `__proto__` name must stay a plain key.
-  const params = newParams();
+  const params = newParams((to - from) / 3);
   for (let s = from; s < to; s += 3) {
     const position = cells[s + 1] as number;
     const how = cells[s + 2] as number;
