@@ -1,13 +1,15 @@
 // Bytes allocated per operation (authorize, admit + complete, both), and the memory store's bytes
 // per idle and per busy identity; printed after the in-process scenarios.
 import { bytesPerOp } from './allocations.mjs';
+import { withFreshTokens } from './request-mix.mjs';
 
 export async function measureAllocations({ lib, tables, items, wants, lastStack }) {
   const allocations = {};
   if (wants('policy')) {
+    const fresh = withFreshTokens(items);
     const policy = lib.createPolicy(tables);
     allocations.authorize = bytesPerOp((k) => {
-      const item = items[k];
+      const item = fresh[k];
       return policy.authorize(item.request, item.token, item.context);
     }, items.length);
   }

@@ -11,9 +11,10 @@ import * as policyEntry from '../dist/policy.js';
 import * as routesEntry from '../dist/routes.js';
 import { measureAllocations } from './allocation-report.mjs';
 import { printRatioSummary } from './bench-report.mjs';
+import { benchClock, sink } from './measure.mjs';
 import { MICRO_TARGETS, runMicroScenarios } from './micro-runs.mjs';
 import { runCheckScenario, runHttpScenario, runRedisScenario, runSimScenario } from './process-scenarios.mjs';
-import { benchClock, buildRequestMix, describeMix, sink } from './request-mix.mjs';
+import { buildRequestMix, describeMix } from './request-mix.mjs';
 
 // The scenarios reach the public entries only: the root and the tollgate/policy, /routes and /limits subpaths.
 const lib = { ...rootEntry, ...policyEntry, ...routesEntry, ...limitsEntry };

@@ -4,15 +4,9 @@
 // policy's match with a prebuilt decision, and find-my-way plus a same-shape answer.
 import { newEnforcer, newModelFromString, StringAdapter } from 'casbin';
 import FindMyWay from 'find-my-way';
+import { benchClock, measure, ratioOf, splitRatios } from './measure.mjs';
 import { buildSameWorkPeer } from './policy-peer.mjs';
-import {
-  alternativeSubjects,
-  benchClock,
-  colonTemplate,
-  measure,
-  ratioOf,
-  splitRatios,
-} from './request-mix.mjs';
+import { alternativeSubjects, colonTemplate, withFreshTokens } from './request-mix.mjs';
 
 const CASBIN_MODEL = `
 [request_definition]
@@ -113,6 +107,7 @@ export async function runPolicyBench({
   time = 1000,
   compile: timeTheCompile = true,
 }) {
+  items = withFreshTokens(items);
   const policy = lib.createPolicy(tables);
   const router = buildRouter(tables, rules);
   const { enforcer, policyLines } = await buildEnforcer(tables, rules);

@@ -1,7 +1,9 @@
 // The request mix every scenario runs: concrete requests for every endpoint of the shipped table,
-// every token kind, public and private contexts, shuffled with a seeded PRNG (no Math.random), plus
-// the batched measurement helper the scenarios share. A single repeated path flatters every router
-// 3-4x (CONVENTIONS.md, "Bench"), so no path here is measured alone.
+// every token kind, public and private contexts, shuffled with a seeded PRNG (no Math.random). A
+// single repeated path flatters every router 3-4x (CONVENTIONS.md, "Bench"), so no path here is
+// measured alone. The parameter values are in mix-values.mjs, the timing helpers in measure.mjs.
+
+import { OWNERS, paramValue, pick, QUERIES, REPOS } from './mix-values.mjs';
 
 /** mulberry32: a small seeded PRNG, deterministic across runs and machines. */
 export function prng(seed) {
@@ -15,8 +17,6 @@ export function prng(seed) {
   };
 }
 
-const pick = (rng, list) => list[Math.floor(rng() * list.length)];
-
 /** Fisher-Yates with the seeded PRNG. */
 export function shuffle(list, rng) {
   for (let i = list.length - 1; i > 0; i--) {
@@ -24,100 +24,6 @@ export function shuffle(list, rng) {
     [list[i], list[j]] = [list[j], list[i]];
   }
   return list;
-}
-
-// ---- parameter values --------------------------------------------------------------------------
-
-const OWNERS = ['acme', 'Acme', 'octo-org', 'Octo-Org', 'hello-world', 'mona', 'example-co', 'tollgate-dev'];
-const REPOS = ['app', 'api-server', 'docs', 'Website', 'infra', 'design-system', 'cli'];
-const USERS = ['octocat', 'mona-lisa', 'hubot', 'jdoe', 'a-reviewer'];
-const TEAMS = ['platform', 'core-reviewers', 'security', 'docs-team'];
-const BRANCHES = ['main', 'develop', 'feature-login', 'release-2.4', 'hotfix-17'];
-const FILES = [
-  'src/index.ts',
-  'docs/guide/intro.md',
-  'packages/core/src/router.ts',
-  'lib/utils.js',
-  '.service/workflows/ci.yml',
-  'README.md',
-];
-const DIRS = ['docs', 'packages/core', 'docs/api/v2'];
-const GIT_REFS = ['heads/main', 'heads/feature/login-form', 'tags/v1.2.0', 'heads/release/2.4'];
-const SHAS = [
-  '6dcb09b5b57875f334f61aebed695e2e4193db5e',
-  'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678',
-  '7638417db6d59f3c431d3e1f261cc637155684cd',
-];
-const QUERIES = ['?per_page=50', '?page=2&per_page=100', '?state=open&sort=updated', '?ref=main', '?q=bug'];
-
-function numberValue(rng) {
-  return String(1 + Math.floor(rng() * 99_999));
-}
-
-/** A realistic value for `{name}` in `template`; multi-segment params span 2-3 segments. */
-function paramValue(name, template, rng) {
-  switch (name) {
-    case 'org':
-    case 'owner':
-    case 'template_owner':
-    case 'repo_owner':
-      return pick(rng, OWNERS);
-    case 'repo': {
-      const repo = pick(rng, REPOS);
-      return rng() < 0.2 ? `${repo}.git` : repo;
-    }
-    case 'template_repo':
-    case 'repo_name':
-      return pick(rng, REPOS);
-    case 'enterprise':
-      return pick(rng, ['acme-corp', 'octo-enterprise']);
-    case 'username':
-      return pick(rng, USERS);
-    case 'team_slug':
-      return pick(rng, TEAMS);
-    case 'branch':
-      return pick(rng, BRANCHES);
-    case 'path':
-      return pick(rng, FILES);
-    case 'dir':
-      return pick(rng, DIRS);
-    case 'ref':
-      if (/\/git\/(ref|refs|matching-refs)\/\{ref\}$/.test(template)) return pick(rng, GIT_REFS);
-      return pick(rng, ['main', 'v1.4.0', SHAS[0], 'develop']);
-    case 'basehead':
-      return pick(rng, ['main...feature-login', 'v1.0.0...v1.1.0', 'octocat:main...acme:develop']);
-    case 'commit_sha':
-    case 'file_sha':
-    case 'tag_sha':
-    case 'tree_sha':
-      return pick(rng, SHAS);
-    case 'subject_digest':
-      return `sha256:${pick(rng, SHAS)}${pick(rng, SHAS).slice(0, 24)}`;
-    case 'environment_name':
-      return pick(rng, ['production', 'staging', 'preview%2Feu-west', 'github-pages']);
-    case 'name':
-      return template.includes('/labels/')
-        ? pick(rng, ['bug', 'good%20first%20issue', 'enhancement'])
-        : pick(rng, ['NODE_ENV', 'DEPLOY_TARGET', 'API_URL']);
-    case 'language':
-      return pick(rng, ['javascript', 'python', 'go']);
-    case 'archive_format':
-      return 'zip';
-    case 'security_product':
-      return pick(rng, ['dependency_graph', 'secret_scanning', 'dependabot_alerts']);
-    case 'enablement':
-      return pick(rng, ['enable_all', 'disable_all']);
-    case 'cluster':
-      return pick(rng, ['prod-eu-1', 'staging-us']);
-    case 'tag':
-      return pick(rng, ['v1.0.0', 'v2.3.1']);
-    case 'key_id':
-    case 'advisory_id':
-      return name === 'advisory_id' ? 'GHSA-xxxx-4vj5-9qfp' : numberValue(rng);
-    default:
-      if (name.endsWith('_id') || name.endsWith('_number')) return numberValue(rng);
-      return `${name.replace(/_/g, '-')}-${Math.floor(rng() * 9)}`;
-  }
 }
 
 // ---- tokens ------------------------------------------------------------------------------------
@@ -300,6 +206,16 @@ export function buildRequestMix({ tables, policy, seed = 0x70119a7e, identities 
   return items;
 }
 
+/**
+ * The mix with token objects no policy has read yet. A policy freezes a token on its first read
+ * and keeps its view on it; a token frozen by another policy (the mix's own check, an earlier run)
+ * can take no view and is found through a WeakMap instead. A server has one policy: each timed
+ * policy gets copies it reads first. The copies share the frozen scope and permission parts.
+ */
+export function withFreshTokens(items) {
+  return items.map((item) => ({ ...item, token: { ...item.token } }));
+}
+
 /** What the mix covers, for the printout and results.json. */
 export function describeMix(items, tables) {
   const kinds = new Map();
@@ -332,105 +248,3 @@ export function describeMix(items, tables) {
 }
 
 // ---- measurement -------------------------------------------------------------------------------
-
-/**
- * The bench's clock, in ms. Default `cpu`: this process's CPU time (`process.cpuUsage`, user +
- * system, 1 us resolution), which a shared machine's other processes do not inflate: on a busy
- * 2-core box wall-clock batch times swing 3-4x with the neighbours' load. `BENCH_CLOCK=wall` uses
- * `performance.now()`. On an idle machine the two agree (the measured code is single-threaded;
- * the CPU time also counts V8's GC and compiler threads, which only makes the figures lower).
- */
-export function benchClock() {
-  if (process.env.BENCH_CLOCK === 'wall') return { name: 'wall', now: () => performance.now() };
-  return {
-    name: 'cpu',
-    now: () => {
-      const { user, system } = process.cpuUsage();
-      return (user + system) / 1000;
-    },
-  };
-}
-
-/** Sink for every task's results: printed at the end so nothing is dead code. */
-export const sink = { value: 0 };
-
-/**
- * Runs tasks with tinybench, each call of a task function handling `batch` consecutive requests of
- * the mix (one timer read per batch, not per request: a timer read costs about as much as a route
- * lookup). `run(start, count)` returns a number folded into the checksum; it may return a promise.
- *
- * The tasks run in `rounds` interleaved rounds (order rotated each round), so a change of machine
- * load hits every task alike; each round's figure is the median batch time (robust to preemption on
- * a shared machine), and a task's headline is its best round. Every round's figure is kept.
- */
-export async function measure(Bench, { time, warmupTime, tasks, size, rounds = 3 }) {
-  const now = benchClock().now;
-  const cursors = tasks.map(() => 0);
-  const perRound = tasks.map(() => []);
-  for (let round = 0; round < rounds; round++) {
-    const bench = new Bench({ time, warmupTime, warmupIterations: 8, iterations: 16, now });
-    const order = tasks.map((_, i) => (i + round) % tasks.length);
-    for (const i of order) {
-      const task = tasks[i];
-      const batch = task.batch;
-      const fn = task.async
-        ? async () => {
-            sink.value = (sink.value + (await task.run(cursors[i], batch))) % 1e15;
-            cursors[i] = (cursors[i] + batch) % size;
-          }
-        : () => {
-            sink.value = (sink.value + task.run(cursors[i], batch)) % 1e15;
-            cursors[i] = (cursors[i] + batch) % size;
-          };
-      bench.add(task.name, fn, { beforeAll: () => globalThis.gc?.() });
-    }
-    await bench.run();
-    for (const t of bench.tasks) {
-      const i = tasks.findIndex((task) => task.name === t.name);
-      const r = t.result;
-      if (r === undefined || r.error !== undefined) throw r?.error ?? new Error(`${t.name}: no result`);
-      const batch = tasks[i].batch;
-      perRound[i].push({
-        medianOpsPerSec: Math.round((batch * 1000) / r.latency.p50),
-        meanOpsPerSec: Math.round((batch * 1000) / r.latency.mean),
-        rmePercent: Number(r.latency.rme.toFixed(2)),
-        samples: r.latency.samples.length,
-      });
-    }
-  }
-  const results = {};
-  for (const [i, task] of tasks.entries()) {
-    const best = perRound[i].reduce((a, b) => (b.medianOpsPerSec > a.medianOpsPerSec ? b : a));
-    results[task.name] = {
-      opsPerSec: best.medianOpsPerSec,
-      nsPerOp: Number((1e9 / best.medianOpsPerSec).toFixed(1)),
-      meanOpsPerSec: best.meanOpsPerSec,
-      meanNsPerOp: Number((1e9 / best.meanOpsPerSec).toFixed(1)),
-      rmePercent: best.rmePercent,
-      samples: perRound[i].reduce((n, r) => n + r.samples, 0),
-      batch: task.batch,
-      rounds: perRound[i].map((r) => r.medianOpsPerSec),
-    };
-  }
-  return results;
-}
-
-/** `a / b` on the headline (median-based) ops/s and on the mean-based ops/s. */
-export function ratioOf(results, a, b, digits = 2) {
-  const round = (x) => Number(x.toFixed(digits));
-  return {
-    median: round(results[a].opsPerSec / results[b].opsPerSec),
-    mean: round(results[a].meanOpsPerSec / results[b].meanOpsPerSec),
-  };
-}
-
-/** Splits `{ name: { median, mean } }` into the headline ratios and the mean-based ones. */
-export function splitRatios(pairs) {
-  const ratios = {};
-  const ratiosMean = {};
-  for (const [name, r] of Object.entries(pairs)) {
-    ratios[name] = r.median;
-    ratiosMean[name] = r.mean;
-  }
-  return { ratios, ratiosMean };
-}

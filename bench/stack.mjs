@@ -3,8 +3,9 @@
 // one permission checked, no visibility, no repository selection, no headers, one counter.
 import { AbilityBuilder, createMongoAbility } from '@casl/ability';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { measure, ratioOf, splitRatios } from './measure.mjs';
 import { buildRouter } from './policy.mjs';
-import { measure, ratioOf, splitRatios } from './request-mix.mjs';
+import { withFreshTokens } from './request-mix.mjs';
 
 const PERMISSION_KINDS = new Set(['fine-grained', 'app-user', 'app-installation', 'workflow']);
 const SCOPED_KINDS = new Set(['classic', 'oauth-app']);
@@ -40,6 +41,7 @@ function stackRules(entry) {
 }
 
 export async function runStackBench({ Bench, lib, tables, rules, items, time = 1000 }) {
+  items = withFreshTokens(items);
   const size = items.length;
   const policy = lib.createPolicy(tables);
   // A fake clock: 10 ms per call (admit and complete each read it), so the 4,096 identities of the
