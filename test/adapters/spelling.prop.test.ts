@@ -13,14 +13,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shippedTables } from '../../src/index.js';
 import { fcRuns } from '../setup.js';
-import {
-  type ProbeServer,
-  SETUPS,
-  type ServerSetup,
-  startProbeServer,
-  type TableRoute,
-  tableRoute,
-} from './spelling-servers.js';
+import { type TableRoute, tableRoute } from './spelling-routes.js';
+import { type ProbeServer, SETUPS, type ServerSetup, startProbeServer } from './spelling-servers.js';
 
 const ROUTES: readonly TableRoute[] = shippedTables().endpoints.map((entry) => tableRoute(entry.key));
 

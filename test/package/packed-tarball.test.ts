@@ -5,6 +5,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../support/build-once.js';
+import { writeConsumerProject, writeReadmeProject } from '../support/consumer-projects.js';
 import {
   codeSubpaths,
   installPackedConsumer,
@@ -13,13 +14,11 @@ import {
 } from '../support/packed-consumer.js';
 import {
   cliRuns,
-  commonJsTsconfig,
   curlLines,
   readmeBlocks,
   SERVER_SETUPS,
   serverSetup,
   simulateRuns,
-  withChecks,
 } from '../support/readme.js';
 import { startServer, statusOf } from '../support/run-server.js';
 
@@ -134,31 +133,7 @@ describe('the packed tarball', () => {
     expect(all.length).toBeGreaterThanOrEqual(3);
     const blocks = all.filter((block) => block.runnable).map((block) => block.code);
     expect(blocks.length).toBeGreaterThanOrEqual(2);
-    blocks.forEach((block, i) => {
-      writeFileSync(join(consumer, `readme-${i}.mts`), withChecks(block));
-    });
-    all
-      .filter((block) => !block.runnable)
-      .forEach((block, i) => {
-        writeFileSync(join(consumer, `readme-typed-${i}.mts`), `${block.code}\nexport {};\n`);
-      });
-    writeFileSync(
-      join(consumer, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          module: 'nodenext',
-          moduleResolution: 'nodenext',
-          target: 'es2022',
-          lib: ['es2022', 'dom'],
-          types: ['node'],
-          skipLibCheck: false,
-          outDir: 'out',
-        },
-        include: ['readme-*.mts'],
-        exclude: [],
-      }),
-    );
+    writeReadmeProject(consumer, all, blocks);
     const compiled = run(process.execPath, [tsc, '-p', '.']);
     expect(compiled.stdout + compiled.stderr).toBe('');
     blocks.forEach((_, i) => {
@@ -173,31 +148,7 @@ describe('the packed tarball', () => {
     timeout: 180_000,
   }, () => {
     const specifiers = codeSubpaths();
-    const imports = specifiers.map((specifier, i) => `import * as m${i} from '${specifier}';`).join('\n');
-    const uses = `console.log([${specifiers.map((_, i) => `Object.keys(m${i}).length`).join(', ')}].join(' '));`;
-    const schema =
-      "import tokenSchema from 'tollgate/schema/token.schema.json' with { type: 'json' };\nconsole.log(typeof tokenSchema);";
-    writeFileSync(join(consumer, 'consumer.mts'), `${imports}\n${uses}\n${schema}\n`);
-    // npm init -y makes a CommonJS project: `import` here compiles to require().
-    writeFileSync(
-      join(consumer, 'consumer.cts'),
-      "import { authorize } from 'tollgate';\nimport { tollgate } from 'tollgate/node';\nimport { createRedisStore } from 'tollgate/redis';\nconsole.log(authorize({ method: 'GET', path: '/notifications' }, { kind: 'classic', scopes: ['notifications'] }).status, typeof tollgate, typeof createRedisStore);\n",
-    );
-    // The README's tsconfig for CommonJS projects, as printed, plus what this consumer needs besides.
-    const readmeConfig = commonJsTsconfig();
-    writeFileSync(
-      join(consumer, 'tsconfig.consumer.json'),
-      JSON.stringify({
-        compilerOptions: {
-          ...readmeConfig.compilerOptions,
-          lib: ['es2022', 'dom'],
-          types: ['node'],
-          resolveJsonModule: true,
-          outDir: 'out-consumer',
-        },
-        files: ['consumer.mts', 'consumer.cts'],
-      }),
-    );
+    writeConsumerProject(consumer, specifiers);
     const compiled = run(process.execPath, [tsc, '-p', 'tsconfig.consumer.json']);
     expect(compiled.stdout + compiled.stderr).toBe('');
     const esm = run(process.execPath, [join('out-consumer', 'consumer.mjs')]);

@@ -3,12 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import {
-  compareTable,
-  expectEndpoints,
-  type Mismatch,
-  permissionsFile,
-} from '../support/permissions-table.js';
+import { compareTable, type Mismatch } from '../support/permissions-compare.js';
+import { expectEndpoints, permissionsFile } from '../support/permissions-table.js';
 import { type ListingFact, readFixture } from '../support/seed-listing.js';
 
 const facts = readFixture();
