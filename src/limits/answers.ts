@@ -4,6 +4,7 @@ import { countText, resetText, windowHeaders } from './header-text.js';
 import type { Ticket } from './limit-event.js';
 import type { LimitRule, LimitsConfig, LimitsResource } from './limits-config.js';
 import type { LimitBody, Verdict } from './verdict.js';
+import { AllowedVerdict, DeniedVerdict } from './verdict-objects.js';
 
 /**
  * The `x-ratelimit-*` headers of a primary window (seed 000, "Rate limit response headers").
@@ -34,63 +35,6 @@ export function rateLimitHeaders(
 }
 
 /**
- * A Verdict whose headers are built on first read: the strings cost as much as the rest of the
- * admission, and a completion's verdict is rarely read. `toJSON` includes them.
- */
-class LimitVerdict implements Verdict {
-  #headers: Record<string, string> | undefined;
-  readonly #config: LimitsConfig;
-  declare readonly remaining: number;
-  declare readonly reset: number;
-
-  constructor(
-    readonly allowed: boolean,
-    readonly reason: Verdict['reason'],
-    readonly rule: LimitRule | null,
-    readonly resource: LimitsResource,
-    readonly limit: number,
-    readonly used: number,
-    resetMs: number,
-    readonly retryAt: number | null,
-    readonly retryAfter: number | null,
-    readonly status: number | null,
-    readonly body: Verdict['body'],
-    readonly ticket: Ticket | null,
-    config: LimitsConfig,
-  ) {
-    // INVARIANT: remaining is never negative; 0 on a primary denial (seed 000, "Errors").
-    this.remaining = rule === 'primary' || used >= limit ? 0 : limit - used;
-    // Window ends are whole seconds (windowEnd), so the header loses nothing.
-    this.reset = Math.ceil(resetMs / 1000);
-    this.#config = config;
-  }
-
-  get headers(): Readonly<Record<string, string>> {
-    if (this.#headers === undefined) {
-      const answers = this.#config.answers;
-      // remaining is 0 on a primary denial (seed 000, "Errors"), as the field says.
-      const headers = windowHeaders(
-        this.resource,
-        countText(this.limit),
-        countText(this.remaining),
-        countText(this.used),
-        resetText(this.reset),
-        this.#config,
-      );
-      // seed 000, "Client behaviour when limited", rule 2: retry-after accompanies secondary limits.
-      if (this.retryAfter !== null) headers[answers.headers.retryAfter] = countText(this.retryAfter);
-      if (this.body !== null) headers['content-type'] = answers.contentType;
-      this.#headers = headers;
-    }
-    return this.#headers;
-  }
-
-  toJSON(): object {
-    return { ...this, headers: this.headers };
-  }
-}
-
-/**
  * The verdict of an admitted request (or of a completed one): the window's numbers and headers.
  * @example
  * import { defaultLimits } from 'tollgate/limits';
@@ -106,21 +50,8 @@ export function allowedVerdict(
   ticket: Ticket | null,
   config: LimitsConfig,
 ): Verdict {
-  return new LimitVerdict(
-    true,
-    'allowed',
-    null,
-    resource,
-    limit,
-    used,
-    resetMs,
-    null,
-    null,
-    null,
-    null,
-    ticket,
-    config,
-  );
+  // Window ends are whole seconds (windowEnd), so the header loses nothing.
+  return new AllowedVerdict(resource, limit, used, Math.ceil(resetMs / 1000), ticket, config);
 }
 
 /** The last primary body built: a caller out of requests usually keeps asking. */
@@ -195,19 +126,17 @@ export function deniedVerdict(
   // A primary refusal waits for the reset (rule 1); it says retry-after only when a secondary rule,
   // full too, frees up later than that (rule 5: the longest wait wins).
   const retryAfter = primary && retryAt <= resetMs ? null : Math.max(1, Math.ceil((retryAt - now) / 1000));
-  return new LimitVerdict(
-    false,
+  return new DeniedVerdict(
     primary ? 'primary_rate_limit' : 'secondary_rate_limit',
     rule,
     resource,
     limit,
     used,
-    resetMs,
+    Math.ceil(resetMs / 1000),
     retryAt,
     retryAfter,
     answers.status,
     body,
-    null,
     config,
   );
 }

@@ -19,6 +19,8 @@
 // frees its block.
 // INVARIANT: times ascend strictly (same-ms charges merge); after an event, no entry read by it has
 // left, and none is later than the row's time.
+
+import { effectiveTime } from './effective-time.js';
 import { BLOCK_CAP, BLOCK_HEAD, BLOCK_HEADER, BLOCK_SIZE, BLOCK_SUM, type LogArena } from './log-arena.js';
 import { SLOT_WEIGHT_SPAN } from './log-slot.js';
 
@@ -68,6 +70,27 @@ export function setLogTimes(at: number, t: number, dropAt: number): void {
   open[OLD_AT] = at;
   open[NOW] = t;
   open[DROP_AT] = dropAt;
+}
+
+/**
+ * Sets the times of an event at `now` on the row whose time is `row[atIndex]`, as setLogTimes
+ * does with `t = effectiveTime(now, at)` and the drop time the later of `t` and `at`. The kernel
+ * reads `t` back from `open[OPEN.NOW]`: returned, the time would be boxed into a new heap number
+ * whenever V8 does not inline the call, and the kernel's admit spends its inlining budget on
+ * later calls (16 B, twice per request, in the sampling heap profile); the row and index are
+ * passed for the same reason (a double argument is boxed, an index is not).
+ * @example
+ * import { OPEN, open, setEventTimes } from './open-logs.js';
+ * setEventTimes(2_000, new Float64Array([1_000]), 0);
+ * open[OPEN.NOW]; // 2000
+ */
+export function setEventTimes(now: number, row: Float64Array, atIndex: number): void {
+  const at = row[atIndex]!;
+  const t = effectiveTime(now, at);
+  open[OLD_AT] = at;
+  open[NOW] = t;
+  // A clock that stepped back reads the logs at the row's time: see stepInto.
+  open[DROP_AT] = Math.max(t, at);
 }
 
 /**

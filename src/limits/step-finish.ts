@@ -8,7 +8,7 @@ import type { LimitsConfig, LimitsResource } from './limits-config.js';
 import type { LogArena } from './log-arena.js';
 import { finishLogs, type LogPlan, logPlan } from './log-rules.js';
 import { ageLog, chargeLog, closeLog, restampLog } from './log-writes.js';
-import { openLog, setLogTimes } from './open-logs.js';
+import { OPEN, openLog, open as openScratch, setEventTimes } from './open-logs.js';
 import { resourceWindowMs } from './primary-limit.js';
 import { ROW_LOGS, SLOT } from './state-layout.js';
 import { refillSpent } from './token-bucket.js';
@@ -116,7 +116,9 @@ export function finish(
   const uses = plan.uses;
   const ticket = e.ticket;
   const at = row[o + SLOT.at]!;
-  const t = effectiveTime(now, at);
+  // t = effectiveTime(now, at), through the shared scratch (see setEventTimes).
+  setEventTimes(now, row, o + SLOT.at);
+  const t = openScratch[OPEN.NOW]!;
   const elapsed = t - at;
   const ws = windowSlot(ticket.resource);
   const storedReset = row[o + ws]!;
@@ -139,7 +141,6 @@ export function finish(
   // Only the CPU logs are charged; a clock that stepped back reads and restamps every log.
   const back = t < at;
   const mask = back ? plan.keptMask : finishLogs(ticket.graphql, plan);
-  setLogTimes(at, t, back ? at : t);
   openLogs(arena, row, o, mask, plan);
   if (back) for (const i of plan.kept) restampLog(arena, i);
   chargeLog(arena, 2, Math.min(cpuMs, sec.cpu.totalMs), plan.quanta[2]!);

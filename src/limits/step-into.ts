@@ -1,14 +1,13 @@
 /** The transition of the limits over a packed state row and its logs: the one implementation `step` wraps. */
 // Hot path: one call per admission and one per completion; bench/limits.mjs guards its speed.
 import { allowedVerdict, deniedVerdict } from './answers.js';
-import { effectiveTime } from './effective-time.js';
 import { windowEnd } from './fixed-window.js';
 import { AdmissionTicket, type AdmitEvent, type LimitEvent } from './limit-event.js';
 import type { LimitRule, LimitsConfig } from './limits-config.js';
 import type { LogArena } from './log-arena.js';
 import { admitLogs, logPlan } from './log-rules.js';
 import { chargeLog, restampLog } from './log-writes.js';
-import { logWait, setLogTimes } from './open-logs.js';
+import { logWait, OPEN, open as openScratch, setEventTimes } from './open-logs.js';
 import { resourceWindowMs } from './primary-limit.js';
 import { SLOT } from './state-layout.js';
 import { closeLogs, finish, openLogs, windowSlot } from './step-finish.js';
@@ -68,7 +67,9 @@ function admit(
   // Bad readings (NaN, a clock stepped back, a stamp from the future) neither corrupt nor freeze
   // the state: see effectiveTime. Whole milliseconds keep every count exact.
   const at = row[o + SLOT.at]!;
-  const t = effectiveTime(now, at);
+  // t = effectiveTime(now, at), through the shared scratch (see setEventTimes).
+  setEventTimes(now, row, o + SLOT.at);
+  const t = openScratch[OPEN.NOW]!;
   // retry-after counts from the caller's clock, which may be a little behind t (skew): waiting it
   // must be enough.
   const reading = now >= 0 && Number.isFinite(now) ? Math.min(Math.floor(now), t) : t;
@@ -103,7 +104,6 @@ function admit(
   // Entries that left count for nothing: dropped as each log opens, at the later of the two times.
   const back = t < at;
   const mask = back ? plan.keptMask : admitLogs(e.graphql, e.content, plan);
-  setLogTimes(at, t, back ? at : t);
   openLogs(arena, row, o, mask, plan);
   const pw = sec.points.windowMs;
   // A rule counted in a log keeps its log in the row: its bucket is refilled only in bucket mode.

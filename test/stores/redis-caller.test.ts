@@ -56,7 +56,8 @@ async function walk(client: RedisClientLike, prefix: string): Promise<unknown[]>
   await apply(admitEvent({ key, limit: 3, settle: { status: 403, cpuMs: 1 } }), T0 + 40);
   await apply(admitEvent({ key, limit: 3 }), T0 + 50);
   await apply(admitEvent({ key, limit: 3 }), T0 + 60); // over the primary limit: refused
-  return seen.map((v) => JSON.parse(JSON.stringify({ ...v, ticket: v.ticket?.id ?? null })));
+  // Through JSON, not a spread: a verdict's constant fields live on its prototype (see verdict-objects.ts).
+  return seen.map((v) => ({ ...JSON.parse(JSON.stringify(v)), ticket: v.ticket?.id ?? null }));
 }
 
 describe.runIf(runRedisTests)('the Redis store, by FCALL and by EVALSHA', () => {
