@@ -2,7 +2,8 @@
 // @octokit/plugin-retry, driving a real server behind the gate on 127.0.0.1, then the same traffic
 // simulated. Windows of 3 s (limits overlay) and the plugin's spacing shrunk through its own
 // options (its `throttle.notifications` group) keep the real run to a few seconds; the simulated
-// client is given the same numbers. Same counts per rule; work done within 2%.
+// client is given the same numbers. Same counts per rule; work done at the same time, within half of
+// the smallest wait each case is about.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Octokit } from '@octokit/core';
@@ -183,6 +184,18 @@ function simulated(caller: Omit<CallerSpec, 'name' | 'behaviour'>, start: number
   return { sent: c.sent, admitted: c.admitted, denied: { ...c.denied }, doneMs: c.workDoneAt! * 1000 };
 }
 
+/**
+ * The simulated client finishes when the real one did, within half of the smallest wait the case
+ * is about (whole seconds of retry-after and reset, the notification spacing, one slow answer): a
+ * wait modelled wrong or not at all moves the end by that whole wait or more, while a loaded
+ * machine's scheduling delays (up to 5% of a run seen on CI) stay under half of it.
+ */
+function expectSameEnd(simMs: number, realMs: number, smallestWaitMs: number, note: string): void {
+  expect(Math.abs(simMs - realMs), `${note}; allowed ${smallestWaitMs / 2} ms`).toBeLessThan(
+    smallestWaitMs / 2,
+  );
+}
+
 describe('the octokit behaviour, against the real plugins', () => {
   it('waits retry-after once on a secondary limit, as onSecondaryRateLimit does', async () => {
     // 3 tasks of 5 GETs: 4 rounds of 3 fill the 12 points of the 3 s window; the 5th round is
@@ -200,10 +213,12 @@ describe('the octokit behaviour, against the real plugins', () => {
     );
     expect(real).toMatchObject({ sent: 18, admitted: 15, denied: { rest_points: 3 } });
     expect(sim).toMatchObject({ sent: 18, admitted: 15, denied: { rest_points: 3 } });
-    expect(
-      Math.abs(sim.doneMs - real.doneMs) / real.doneMs,
+    expectSameEnd(
+      sim.doneMs,
+      real.doneMs,
+      1_000,
       `real ${real.doneMs} ms, simulated ${sim.doneMs} ms (answers ${real.answerMs} ms)`,
-    ).toBeLessThan(0.02);
+    );
   });
 
   it('waits until after the reset on a primary limit, as onRateLimit does', async () => {
@@ -224,10 +239,12 @@ describe('the octokit behaviour, against the real plugins', () => {
     );
     expect(real).toMatchObject({ sent: 8, admitted: 7, denied: { primary: 1 } });
     expect(sim).toMatchObject({ sent: 8, admitted: 7, denied: { primary: 1 } });
-    expect(
-      Math.abs(sim.doneMs - real.doneMs) / real.doneMs,
+    expectSameEnd(
+      sim.doneMs,
+      real.doneMs,
+      1_000,
       `real ${real.doneMs} ms, simulated ${sim.doneMs} ms (answers ${real.answerMs} ms)`,
-    ).toBeLessThan(0.02);
+    );
   });
 
   it('spaces writes that trigger notifications, and caps requests in flight at 10', async () => {
@@ -247,10 +264,12 @@ describe('the octokit behaviour, against the real plugins', () => {
     );
     expect(writes).toMatchObject({ sent: 4, admitted: 4, denied: {} });
     expect(writesSim).toMatchObject({ sent: 4, admitted: 4, denied: {} });
-    expect(
-      Math.abs(writesSim.doneMs - writes.doneMs) / writes.doneMs,
+    expectSameEnd(
+      writesSim.doneMs,
+      writes.doneMs,
+      NOTIFICATION_SPACING_MS,
       `real ${writes.doneMs} ms, simulated ${writesSim.doneMs} ms`,
-    ).toBeLessThan(0.02);
+    );
     // 12 slow GETs at once: 10 in flight, then 2: two answer times.
     const fan = await drive('fan', 'GET /repos/{owner}/{repo}/issues/events/{event_id}', 12, 1);
     const fanSim = simulated(
@@ -265,9 +284,6 @@ describe('the octokit behaviour, against the real plugins', () => {
     );
     expect(fan).toMatchObject({ sent: 12, admitted: 12, denied: {} });
     expect(fanSim).toMatchObject({ sent: 12, admitted: 12, denied: {} });
-    expect(
-      Math.abs(fanSim.doneMs - fan.doneMs) / fan.doneMs,
-      `real ${fan.doneMs} ms, simulated ${fanSim.doneMs} ms`,
-    ).toBeLessThan(0.02);
+    expectSameEnd(fanSim.doneMs, fan.doneMs, SLOW_MS, `real ${fan.doneMs} ms, simulated ${fanSim.doneMs} ms`);
   });
 });
