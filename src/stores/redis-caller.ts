@@ -33,6 +33,24 @@ export interface LimitsCaller {
 const messageOf = (error: unknown) => String((error as Error | undefined)?.message);
 
 /**
+ * Each config's code, generated once: the script is written per config (only its logs and
+ * buckets), so a caller that alternates configs must not regenerate and hash it on every call.
+ */
+const codes = new WeakMap<LimitsConfig, LimitsCode>();
+
+function codeOf(config: LimitsConfig): LimitsCode {
+  let code = codes.get(config);
+  if (code === undefined) {
+    const script = limitsScript(config);
+    const sha = createHash('sha1').update(script).digest('hex');
+    const name = `tollgate_${sha.slice(0, 20)}`;
+    code = { config, name, library: limitsLibrary(config, name), script, sha };
+    codes.set(config, code);
+  }
+  return code;
+}
+
+/**
  * A caller over `client`. With Redis 7 functions, the library (named after its code's SHA-1) is
  * loaded on the first `Function not found` (a new, restarted or `FUNCTION FLUSH`ed server; on
  * every master of a Cluster), once however many calls wait, and each call is one `FCALL`: the
@@ -50,11 +68,7 @@ export function createLimitsCaller(client: RedisClientLike): LimitsCaller {
   let code: LimitsCode | undefined;
 
   const codeFor = (config: LimitsConfig): LimitsCode => {
-    if (code?.config === config) return code;
-    const script = limitsScript(config);
-    const sha = createHash('sha1').update(script).digest('hex');
-    const name = `tollgate_${sha.slice(0, 20)}`;
-    code = { config, name, library: limitsLibrary(config, name), script, sha };
+    if (code?.config !== config) code = codeOf(config);
     return code;
   };
 
