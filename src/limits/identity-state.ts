@@ -35,8 +35,8 @@ export interface IdentityState {
   /**
    * The six sliding logs (LOG_RULES order), each as `[time, weight, time, weight, ...]` oldest
    * first: present in every state a step or a store returns; absent means all empty. A log the
-   * last events did not write may still hold entries that already left its window (both stores
-   * drop them when an event next writes that log, not before); they count for nothing, and a
+   * last events did not write may still hold entries that already left its window (a store drops
+   * them at the latest when an event next writes that log); they count for nothing, and a
    * reader that wants the live ones keeps the entries newer than `at` minus the rule's window.
    */
   readonly logs?: readonly (readonly number[])[];
