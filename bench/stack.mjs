@@ -73,19 +73,12 @@ export async function runStackBench({ Bench, lib, tables, rules, items, time = 1
     // The gate's straight line: match once, decide once, charge from the endpoint's own row.
     const matched = policy.match(item.request);
     const decision = policy.decide(matched, item.token, item.context);
-    const charge = matched.kind === 'endpoint' ? matched.entry.charge : undefined;
-    const verdict = limiter.admit(
-      charge === undefined
-        ? { identity: identities[k], method: item.method }
-        : {
-            identity: identities[k],
-            resource: charge.resource,
-            cost: charge.cost,
-            content: charge.content,
-            countsPrimary: charge.countsPrimary,
-          },
-    );
-    if (verdict.ticket !== null) limiter.complete(verdict.ticket, { status: decision.status });
+    // A known endpoint is charged by its row's own charge, the form the gate uses (no request object).
+    const verdict =
+      matched.kind === 'endpoint'
+        ? limiter.admit(identities[k], matched.entry.charge)
+        : limiter.admit({ identity: identities[k], method: item.method });
+    if (verdict.ticket !== null) limiter.complete(verdict.ticket, decision.status);
     return decision.status * 2 + (verdict.allowed ? 1 : 0);
   };
 

@@ -2,7 +2,6 @@
 import { checkOptions } from '../core/check-options.js';
 import type { Token } from '../core/token.js';
 import { createLimiter } from '../limiter/create-limiter.js';
-import type { AdmitRequest } from '../limiter/limiter.js';
 import { limitedResponse } from '../limits/answers.js';
 import type { LimitsIdentity } from '../limits/identity.js';
 import type { RuleStanding } from '../limits/nearest-rule.js';
@@ -188,22 +187,14 @@ export function createGate(options: GateOptions): Gate {
   ): MaybePromise<GateAnswer> {
     if (!countDenied && !decision.allowed) return refuse(request.facts, decision, null, {});
     const identity = identify(token);
-    const { charge } = entry;
-    const admit: AdmitRequest = {
-      identity,
-      method: request.facts.method,
-      resource: charge.resource,
-      cost: charge.cost,
-      content: charge.content,
-      countsPrimary: charge.countsPrimary,
-      // A policy refusal that counts is answered here: admitted and settled in one store call,
-      // with the CPU the gate spent on it (a limit refusal still charges nothing).
-      settle: decision.allowed ? undefined : { status: decision.status, cpuMs: request.stopCpu() },
-    };
-    const admitted = limiter.admit(admit);
+    // A policy refusal that counts is answered here: admitted and settled in one store call,
+    // with the CPU the gate spent on it (a limit refusal still charges nothing).
+    const settle = decision.allowed ? undefined : { status: decision.status, cpuMs: request.stopCpu() };
+    // The endpoint's own charge, as the row holds it: no request object per call.
+    const admitted = limiter.admit(identity, entry.charge, settle);
     return isThenable(admitted)
-      ? admittedLater(admitted, request, decision, entry, admit)
-      : admittedAnswer(request, decision, entry, admitted, admit);
+      ? admittedLater(admitted, request, decision, entry, identity)
+      : admittedAnswer(request, decision, entry, admitted, identity);
   }
 
   function admittedLater(
@@ -211,10 +202,10 @@ export function createGate(options: GateOptions): Gate {
     request: GateRequest,
     decision: Decision,
     entry: EndpointEntry,
-    admit: AdmitRequest,
+    identity: LimitsIdentity,
   ): Promise<GateAnswer> {
     return Promise.resolve(admitted).then((verdict) =>
-      admittedAnswer(request, decision, entry, verdict, admit),
+      admittedAnswer(request, decision, entry, verdict, identity),
     );
   }
 
@@ -223,13 +214,13 @@ export function createGate(options: GateOptions): Gate {
     decision: Decision,
     entry: EndpointEntry,
     verdict: Verdict,
-    admit: AdmitRequest,
+    identity: LimitsIdentity,
   ): MaybePromise<GateAnswer> {
     // Only with standardHeaders, and only when no secondary rule refused: the IETF fields then
     // report the rule nearest exhaustion, read from the identity's state (one store read).
     return standardForm === false || (verdict.rule !== null && verdict.rule !== 'primary')
-      ? answer(request, decision, entry, verdict, admit, undefined)
-      : nearestAnswer(request, decision, entry, verdict, admit);
+      ? answer(request, decision, entry, verdict, identity, undefined)
+      : nearestAnswer(request, decision, entry, verdict, identity);
   }
 
   function nearestAnswer(
@@ -237,10 +228,10 @@ export function createGate(options: GateOptions): Gate {
     decision: Decision,
     entry: EndpointEntry,
     verdict: Verdict,
-    admit: AdmitRequest,
+    identity: LimitsIdentity,
   ): MaybePromise<GateAnswer> {
-    return after(nearestOf(limiter, clock, admit.identity, verdict, admit), (nearest) =>
-      answer(request, decision, entry, verdict, admit, nearest),
+    return after(nearestOf(limiter, clock, identity, verdict, entry.charge), (nearest) =>
+      answer(request, decision, entry, verdict, identity, nearest),
     );
   }
 
@@ -249,7 +240,7 @@ export function createGate(options: GateOptions): Gate {
     decision: Decision,
     entry: EndpointEntry,
     verdict: Verdict,
-    admit: AdmitRequest,
+    identity: LimitsIdentity,
     nearest: RuleStanding | undefined,
   ): MaybePromise<GateAnswer> {
     const facts = request.facts;
@@ -273,7 +264,6 @@ export function createGate(options: GateOptions): Gate {
     }
     const settle = request.admitted(verdict.ticket);
     if (entry.key === 'GET /rate_limit') {
-      const { identity } = admit;
       return rateLimitAnswer(limiter, responses, {
         facts,
         settle,

@@ -60,7 +60,7 @@ export class GateRequest implements CpuMarked, Settle {
     this.ticket = null;
     const share = this.ground.cpu.stop(this);
     try {
-      const result = this.ground.limiter.complete(ticket, { status, cpuMs: cpuMs ?? share });
+      const result = this.ground.limiter.complete(ticket, status, cpuMs ?? share);
       if (result instanceof Promise) return result.then(noValue, (error) => this.fault(error));
     } catch (error) {
       this.fault(error);

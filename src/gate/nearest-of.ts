@@ -1,10 +1,10 @@
 /** The rule nearest exhaustion of an admitted request, for the IETF `RateLimit` fields (`standardHeaders`). */
-import type { AdmitRequest, Limiter } from '../limiter/limiter.js';
+import type { LimitCharge } from '../core/limit-charge.js';
+import type { Limiter } from '../limiter/limiter.js';
 import type { LimitsIdentity } from '../limits/identity.js';
 import type { IdentityState } from '../limits/identity-state.js';
 import type { LimitsStore } from '../limits/limits-store.js';
 import { nearestRule, type RuleStanding } from '../limits/nearest-rule.js';
-import { pointCost } from '../limits/point-cost.js';
 import type { Verdict } from '../limits/verdict.js';
 import type { MaybePromise } from './maybe-async.js';
 
@@ -16,24 +16,24 @@ import type { MaybePromise } from './maybe-async.js';
  * import { nearestOf } from './nearest-of.js';
  * const limiter = createLimiter();
  * const identity = limiter.identify({ kind: 'classic', user: 'octocat' });
- * const admit = { identity };
- * const verdict = limiter.admit(admit);
- * nearestOf(limiter, Date.now, identity, verdict, admit); // the standing of the rule nearest exhaustion
+ * const charge = { resource: 'core', cost: 1, content: false, countsPrimary: true } as const;
+ * const verdict = limiter.admit(identity, charge);
+ * nearestOf(limiter, Date.now, identity, verdict, charge); // the standing of the rule nearest exhaustion
  */
 export function nearestOf(
   limiter: Limiter<LimitsStore>,
   clock: () => number,
   identity: LimitsIdentity,
   verdict: Verdict,
-  admit: AdmitRequest,
+  admitted: LimitCharge,
 ): MaybePromise<RuleStanding | undefined> {
-  // As the gate admitted it: REST points, content as the table says.
+  // As the gate admitted it: the endpoint's charge (REST points, content as the table says).
   const charge = {
     resource: verdict.resource,
     limit: verdict.limit,
-    cost: admit.cost ?? pointCost(admit, limiter.config),
-    countsPrimary: admit.countsPrimary !== false,
-    content: admit.content === true,
+    cost: admitted.cost,
+    countsPrimary: admitted.countsPrimary,
+    content: admitted.content,
     graphql: false,
     admitted: verdict.ticket !== null,
   };

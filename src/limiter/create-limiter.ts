@@ -1,12 +1,11 @@
 /** The limiter the middleware and the simulator share: `admit` and `complete` over a store. */
 import { checkOptions } from '../core/check-options.js';
-import { TollgateError } from '../core/errors.js';
+import type { LimitCharge, LimitsResource } from '../core/limit-charge.js';
 import { defaultLimits } from '../limits/default-limits.js';
 import { identityOf, type LimitsIdentity } from '../limits/identity.js';
 import type { IdentityState } from '../limits/identity-state.js';
 import { AdmissionTicket, type AdmitEvent, type CompleteEvent, type Ticket } from '../limits/limit-event.js';
 import type { LimitsConfig } from '../limits/limits-config.js';
-import { LIMITS_RESOURCES } from '../limits/limits-config.js';
 import type { LimitsStore, SyncLimitsStore } from '../limits/limits-store.js';
 import { pointCost } from '../limits/point-cost.js';
 import { rateLimitBody } from '../limits/rate-limit-body.js';
@@ -14,6 +13,14 @@ import type { Verdict } from '../limits/verdict.js';
 import { withWindowModes } from '../limits/with-window-modes.js';
 import { createMemoryStore } from '../stores/memory-store.js';
 import type { AdmitRequest, CompleteFacts, IdentitySnapshot, Limiter, LimiterOptions } from './limiter.js';
+import {
+  checkCpu,
+  checkedCost,
+  checkedResource,
+  invalid,
+  settleFacts,
+  withIpv6Prefix,
+} from './limiter-inputs.js';
 import { LIMITER_OPTIONS } from './limiter-options-spec.js';
 import { mergeLimits } from './merge-limits.js';
 
@@ -43,37 +50,6 @@ function rememberLater(identity: HintedIdentity, hint: number, verdict: Promise<
  * the ticket object, invisible to JSON: a serialized copy (a ticket sent to another server) is a
  * new object that can settle once more, so settle each request through one copy only.
  */
-
-/** The config with anonymous IPv6 callers grouped by `prefix` bits (1 to 128). */
-function withIpv6Prefix(config: LimitsConfig, prefix: number): LimitsConfig {
-  if (!Number.isInteger(prefix) || prefix < 1 || prefix > 128)
-    throw invalid(`\`ipv6Prefix\` must be an integer from 1 to 128, got \`${String(prefix)}\``);
-  return { ...config, identity: { ...config.identity, ipv6Prefix: prefix } };
-}
-
-function invalid(message: string): TollgateError {
-  return new TollgateError('TOLLGATE_INVALID_OPTION', `limiter: ${message}`);
-}
-
-/**
- * The CPU time of a finished request, checked where it enters: non-finite or negative is misuse
- * (Infinity would deny the identity forever). A large finite value is clamped by the CPU rule.
- */
-function checkCpu(cpuMs: number | undefined): number {
-  if (cpuMs === undefined) return 0;
-  if (typeof cpuMs !== 'number' || !Number.isFinite(cpuMs) || cpuMs < 0) {
-    throw invalid(`\`cpuMs\` must be a finite number of milliseconds >= 0, got \`${String(cpuMs)}\``);
-  }
-  return cpuMs;
-}
-
-// The facts an admission is settled with: a status the service could answer, CPU as `complete` takes it.
-function settleFacts(facts: CompleteFacts): { status: number; cpuMs: number } {
-  const status = facts?.status;
-  if (!Number.isInteger(status) || status < 100 || status > 599)
-    throw invalid(`\`settle.status\` must be an HTTP status from 100 to 599, got \`${String(status)}\``);
-  return { status, cpuMs: checkCpu(facts.cpuMs) };
-}
 
 /**
  * Creates a limiter over a store (default: memory), a clock (default: `Date.now`) and a config
@@ -110,24 +86,16 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
     settle: undefined,
   };
 
-  const admit = (request: AdmitRequest): Verdict | Promise<Verdict> => {
-    const graphql = request.graphql === true;
-    let cost = request.cost;
-    if (cost === undefined) cost = pointCost(request, config);
-    // A cost above the bucket could never be admitted: that is a table mistake, not a limit.
-    else {
-      const max = graphql ? config.secondary.points.graphql : config.secondary.points.rest;
-      if (!Number.isInteger(cost) || cost < 0 || cost > max) {
-        throw invalid(`\`cost\` must be an integer in [0, ${max}], got \`${cost}\``);
-      }
-    }
-    const resource = request.resource ?? 'core';
-    // Checked against the four names, not by looking it up: `limits['__proto__']` or
-    // `limits['toString']` is not undefined, and would skip the primary limit.
-    if (resource !== 'core' && resource !== 'search' && resource !== 'graphql' && resource !== 'lfs') {
-      throw invalid(`unknown resource \`${String(resource)}\` (valid: ${LIMITS_RESOURCES.join(', ')})`);
-    }
-    const identity = request.identity as HintedIdentity;
+  // Both call forms end here: the event's facts, checked, then one store call.
+  const charged = (
+    identity: HintedIdentity,
+    resource: LimitsResource,
+    cost: number,
+    content: boolean,
+    graphql: boolean,
+    countsPrimary: boolean,
+    settle: { status: number; cpuMs: number } | undefined,
+  ): Verdict | Promise<Verdict> => {
     // Named reads, not `limits[resource]`: a keyed read that sees four names goes megamorphic.
     const limits = identity.limits;
     const limit =
@@ -139,10 +107,10 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
             ? limits.graphql
             : limits.lfs;
     if (typeof limit !== 'number') throw invalid(`the identity has no limit for resource \`${resource}\``);
-    const hint = identity[ROW_HINT];
-    const settle = request.settle === undefined ? undefined : settleFacts(request.settle);
     // A store that cannot settle an admission in the same call: admitted, then completed.
-    if (settle !== undefined && store.settlesAdmissions !== true) return admitThenComplete(request, settle);
+    if (settle !== undefined && store.settlesAdmissions !== true)
+      return admitThenComplete(identity, resource, cost, content, graphql, countsPrimary, settle);
+    const hint = identity[ROW_HINT];
     if (store.sync) {
       // A synchronous store is done with the event when apply returns: reuse one object.
       const event = scratch;
@@ -150,9 +118,9 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
       event.resource = resource;
       event.limit = limit;
       event.cost = cost;
-      event.content = request.content === true;
+      event.content = content;
       event.graphql = graphql;
-      event.countsPrimary = request.countsPrimary !== false;
+      event.countsPrimary = countsPrimary;
       event.hint = hint ?? -1;
       event.settle = settle;
       const verdict = store.apply(event, clock(), config);
@@ -164,9 +132,9 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
       resource,
       limit,
       cost,
-      content: request.content === true,
+      content,
       graphql,
-      countsPrimary: request.countsPrimary !== false,
+      countsPrimary,
       hint: hint ?? -1,
       settle,
     };
@@ -174,17 +142,56 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
     return hint === undefined ? verdict : rememberLater(identity, hint, verdict);
   };
 
+  // Two forms (see Limiter.admit): an endpoint's charge as it is, or a request object.
+  const admit = (
+    first: AdmitRequest | LimitsIdentity,
+    charge?: LimitCharge,
+    settle?: CompleteFacts,
+  ): Verdict | Promise<Verdict> => {
+    if (charge !== undefined) {
+      if (charge === null || typeof charge !== 'object')
+        throw invalid(`\`charge\` must be an endpoint's charge object, got \`${String(charge)}\``);
+      return charged(
+        first as HintedIdentity,
+        checkedResource(charge.resource),
+        checkedCost(charge.cost, false, config),
+        charge.content === true,
+        false,
+        charge.countsPrimary !== false,
+        settle === undefined ? undefined : settleFacts(settle),
+      );
+    }
+    const request = first as AdmitRequest;
+    const graphql = request.graphql === true;
+    const cost =
+      request.cost === undefined ? pointCost(request, config) : checkedCost(request.cost, graphql, config);
+    return charged(
+      request.identity as HintedIdentity,
+      checkedResource(request.resource ?? 'core'),
+      cost,
+      request.content === true,
+      graphql,
+      request.countsPrimary !== false,
+      request.settle === undefined ? undefined : settleFacts(request.settle),
+    );
+  };
+
   // Apart from admit: a closure there would make V8 allocate admit's context on every call.
   const admitThenComplete = (
-    request: AdmitRequest,
+    identity: HintedIdentity,
+    resource: LimitsResource,
+    cost: number,
+    content: boolean,
+    graphql: boolean,
+    countsPrimary: boolean,
     settle: { status: number; cpuMs: number },
   ): Verdict | Promise<Verdict> => {
     const settled = (verdict: Verdict): Verdict | Promise<Verdict> => {
       if (verdict.ticket === null) return verdict;
-      const done: Verdict | Promise<Verdict> = complete(verdict.ticket, settle);
+      const done: Verdict | Promise<Verdict> = complete(verdict.ticket, settle.status, settle.cpuMs);
       return done instanceof Promise ? done.then(() => verdict) : verdict;
     };
-    const admitted = admit({ ...request, settle: undefined });
+    const admitted = charged(identity, resource, cost, content, graphql, countsPrimary, undefined);
     return admitted instanceof Promise ? admitted.then(settled) : settled(admitted);
   };
 
@@ -194,18 +201,20 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
     status: 0,
     cpuMs: 0,
   };
-  const complete = (ticket: Ticket, facts: CompleteFacts) => {
-    const cpuMs = checkCpu(facts.cpuMs);
+  // Two forms (see Limiter.complete): a status and CPU as they are, or a facts object.
+  const complete = (ticket: Ticket, facts: CompleteFacts | number, cpu?: number) => {
+    const status = typeof facts === 'number' ? facts : facts.status;
+    const cpuMs = checkCpu(typeof facts === 'number' ? cpu : facts.cpuMs);
     const issued = ticket instanceof AdmissionTicket;
     const settled = issued ? (ticket.settledAnswer() as Verdict | Promise<Verdict> | undefined) : undefined;
     if (settled !== undefined) return settled;
     let verdict: Verdict | Promise<Verdict>;
     if (!store.sync) {
-      verdict = store.apply({ kind: 'complete', ticket, status: facts.status, cpuMs }, clock(), config);
+      verdict = store.apply({ kind: 'complete', ticket, status, cpuMs }, clock(), config);
     } else {
       // As for admissions: a synchronous store is done with the event when apply returns.
       completion.ticket = ticket;
-      completion.status = facts.status;
+      completion.status = status;
       completion.cpuMs = cpuMs;
       verdict = store.apply(completion, clock(), config);
     }

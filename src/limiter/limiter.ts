@@ -1,6 +1,6 @@
 /** The limiter's vocabulary: requests, completions, options, and the Limiter itself. */
 
-import type { LimitsResource } from '../core/limit-charge.js';
+import type { LimitCharge, LimitsResource } from '../core/limit-charge.js';
 import type { LimitsCaller, LimitsIdentity } from '../limits/identity.js';
 import type { IdentityState } from '../limits/identity-state.js';
 import type { Ticket } from '../limits/limit-event.js';
@@ -131,11 +131,34 @@ export interface Limiter<S extends LimitsStore> {
   /** Checks every rule of the request; charges all of them or, when denied, none. */
   admit(request: AdmitRequest): StoreResult<S, Verdict>;
   /**
+   * The same for a request on a known endpoint, charged by the endpoint's own `charge` (a policy
+   * match's `entry.charge`), with `settle` as in AdmitRequest. The form for a server's hot path: no
+   * request object per call.
+   * @example
+   * import { createLimiter, createPolicy, shippedTables } from 'tollgate';
+   * const policy = createPolicy(shippedTables());
+   * const limiter = createLimiter();
+   * const identity = limiter.identify({ kind: 'classic', user: 'octocat' });
+   * const match = policy.match({ method: 'POST', path: '/repos/acme/app/issues' });
+   * if (match.kind === 'endpoint') limiter.admit(identity, match.entry.charge).allowed; // true
+   */
+  admit(identity: LimitsIdentity, charge: LimitCharge, settle?: CompleteFacts): StoreResult<S, Verdict>;
+  /**
    * The response was sent: frees the slot, charges CPU, refunds a 304. A ticket settles once: a
    * second `complete` or `release` of the same ticket object changes nothing and returns the first
    * answer (a serialized copy of a ticket is another object; settle through one copy only).
    */
   complete(ticket: Ticket, facts: CompleteFacts): StoreResult<S, Verdict>;
+  /**
+   * The same with the facts as arguments (`cpuMs` default 0), as `release` takes them: no facts
+   * object per call.
+   * @example
+   * import { createLimiter } from 'tollgate';
+   * const limiter = createLimiter();
+   * const { ticket } = limiter.admit({ identity: limiter.identify({ kind: 'classic', user: 'octocat' }) });
+   * if (ticket) limiter.complete(ticket, 200, 3).allowed; // true
+   */
+  complete(ticket: Ticket, status: number, cpuMs?: number): StoreResult<S, Verdict>;
   /** The request was aborted: frees the slot. Once per ticket, as `complete`. */
   release(ticket: Ticket, cpuMs?: number): StoreResult<S, Verdict>;
   /** The `GET /rate_limit` body for an identity. */

@@ -14,6 +14,26 @@ import type { StepResult } from './verdict.js';
 const row = new Float64Array(STATE_WIDTH);
 const arena = new LogArena();
 
+const ceilAll = (flat: readonly number[]): number[] =>
+  flat.map((value, k) => (k % 2 === 0 ? Math.ceil(value) : value));
+
+/**
+ * `state` with its times in whole milliseconds. The kernel keeps every time whole (it floors each
+ * clock reading), and a log's single entry is packed as one number from its whole age; a state made
+ * elsewhere with a fractional time read as given once counted a one-point entry as eight million
+ * points and refused the next request. Each time is rounded up: the state's clock moves less than
+ * 1 ms forward and an entry counts at most 1 ms longer, so never more is admitted.
+ */
+function inWholeMs(state: IdentityState): IdentityState {
+  const logs = state.logs;
+  let whole = Number.isInteger(state.at);
+  if (whole && logs !== undefined)
+    for (let i = 0; i < logs.length && whole; i++)
+      for (let k = 0; k < logs[i]!.length; k += 2) if (!Number.isInteger(logs[i]![k])) whole = false;
+  if (whole || !Number.isFinite(state.at)) return state;
+  return { ...state, at: Math.ceil(state.at), logs: logs?.map(ceilAll) };
+}
+
 /**
  * The pure transition of the limits. No clock, no I/O, no randomness: time is `now` (epoch ms).
  * `admit` checks every rule and charges all of them or none; `complete` frees the in-flight slot,
@@ -35,7 +55,7 @@ export function step(
   config: LimitsConfig,
   ticketId = 0,
 ): StepResult {
-  const s = state ?? EMPTY_IDENTITY_STATE;
+  const s = state === undefined ? EMPTY_IDENTITY_STATE : inWholeMs(state);
   const plan = logPlan(config);
   arena.clear();
   packState(s, row, 0);

@@ -76,8 +76,11 @@ export function createPolicy(tables: PolicyTables, options: PolicyOptions = {}):
     return false;
   }
 
-  function headersFor(visibility: VisibilityPlan, token: TokenView): Readonly<Record<string, string>> {
-    if (token.kind !== 'classic' && token.kind !== 'oauth-app') return visibility.headers;
+  // Only a classic or OAuth app token's answer carries headers of its own (its scopes). Called
+  // only for those: while it was also the function that returned the shared headers of every other
+  // token, V8 inlined it into `decide` and every decision paid for this object's 56 bytes
+  // (sampling heap profiler over the bench mix: 168 bytes per allowed decision, 112 after).
+  function scopedHeaders(visibility: VisibilityPlan, token: TokenView): Readonly<Record<string, string>> {
     // Keys assigned in one fixed order, so these objects share their hidden classes.
     const headers: Record<string, string> = {};
     if (visibility.acceptedPermissionsHeader !== null)
@@ -107,7 +110,12 @@ export function createPolicy(tables: PolicyTables, options: PolicyOptions = {}):
       missing: result.missing,
       addition: result.addition,
       certain: result.certain,
-      headers: visibility === null ? EMPTY_HEADERS : headersFor(visibility, token),
+      headers:
+        visibility === null
+          ? EMPTY_HEADERS
+          : token.kind !== 'classic' && token.kind !== 'oauth-app'
+            ? visibility.headers
+            : scopedHeaders(visibility, token),
     };
   }
 

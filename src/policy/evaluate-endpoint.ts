@@ -7,7 +7,7 @@ import { permissionDenial } from './permission-denial.js';
 import { meetsLevels, meetsMasks } from './permission-masks.js';
 import { missingScopes, scopesMeet, smallestMissing } from './requirement.js';
 import { selects, type TokenView } from './token-view.js';
-import type { ResourceContext } from './types.js';
+import type { Addition, ResourceContext } from './types.js';
 
 // Messages name each missing alternative: "`issues=read` or `pull_requests=read`". Built with
 // plain loops: denials are common on the hot path too (a token probing what it may do).
@@ -32,6 +32,11 @@ function scopesHeld(visibility: VisibilityPlan, view: TokenView): boolean | null
   return false;
 }
 
+// What a classic token hidden from a private repository lacks: the same for every such request,
+// so one frozen object, not three new ones per refusal.
+const NOTHING_MISSING: readonly never[] = Object.freeze([]);
+const ADD_REPO: Addition = Object.freeze({ kind: 'scopes', scopes: Object.freeze(['repo']) });
+
 function hiddenRepository(scoped: boolean, owner: string, repo: string): Outcome {
   return scoped
     ? outcome(
@@ -40,8 +45,8 @@ function hiddenRepository(scoped: boolean, owner: string, repo: string): Outcome
         'not_found',
         `the private repository \`${owner}/${repo}\` is invisible to a classic token without \`repo\``,
         true,
-        [],
-        { kind: 'scopes', scopes: ['repo'] },
+        NOTHING_MISSING,
+        ADD_REPO,
       )
     : outcome(
         false,

@@ -213,7 +213,7 @@ export function runEngine(setup: EngineSetup): EngineResult {
     const run = runs[worker.caller]!;
     const ticket = worker.ticket!;
     worker.ticket = null;
-    limiter.complete(ticket, { status: worker.status, cpuMs: worker.cpuMs });
+    limiter.complete(ticket, worker.status, worker.cpuMs);
     run.track.version++;
     run.track.held--;
     freeSlot(run);

@@ -1,0 +1,112 @@
+// The two call forms of `admit` and `complete` are one path: `admit(identity, entry.charge)` is
+// `admit({ identity, ...charge })`, `complete(ticket, status, cpuMs)` is
+// `complete(ticket, { status, cpuMs })`, verdict for verdict and state for state, over the
+// shipped table's own charges (content, search, `GET /rate_limit`'s uncounted primary).
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createLimiter, shippedTables } from '../../src/index.js';
+import type { LimitCharge, Ticket } from '../../src/limits.js';
+import { T0 } from '../limits/support.js';
+import { fcRuns } from '../setup.js';
+
+// One row per distinct charge: the table's 500-odd rows hold a handful of them.
+const charges: LimitCharge[] = [
+  ...new Map(shippedTables().endpoints.map((entry) => [JSON.stringify(entry.charge), entry.charge])).values(),
+];
+
+const stepArb = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      op: fc.constant('admit' as const),
+      charge: fc.nat(charges.length - 1),
+      settle: fc.option(fc.constantFrom(403, 404, 422), { nil: undefined }),
+      advance: fc.integer({ min: 0, max: 90_000 }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      op: fc.constant('complete' as const),
+      index: fc.nat(400),
+      status: fc.constantFrom(200, 201, 304, 500),
+      cpuMs: fc.option(fc.integer({ min: 0, max: 2_000 }), { nil: undefined }),
+    }),
+  },
+);
+
+describe('the call forms of admit and complete', () => {
+  it('give the same verdicts and the same state', () => {
+    expect(charges.length).toBeGreaterThan(3);
+    expect(charges.some((charge) => !charge.countsPrimary)).toBe(true);
+    fc.assert(
+      fc.property(fc.array(stepArb, { maxLength: 300 }), (steps) => {
+        let now = T0;
+        const clock = () => now;
+        const positional = createLimiter({ clock });
+        const objects = createLimiter({ clock });
+        const caller = { kind: 'classic', user: 'octocat' } as const;
+        const a = positional.identify(caller);
+        const b = objects.identify(caller);
+        const held: [Ticket, Ticket][] = [];
+        for (const step of steps) {
+          if (step.op === 'admit') {
+            now += step.advance;
+            const charge = charges[step.charge]!;
+            const settle = step.settle === undefined ? undefined : { status: step.settle, cpuMs: 3 };
+            const one = positional.admit(a, charge, settle);
+            const other = objects.admit({ identity: b, ...charge, settle });
+            expect(JSON.stringify(one)).toBe(JSON.stringify(other));
+            if (one.ticket !== null && other.ticket !== null) held.push([one.ticket, other.ticket]);
+          } else if (held.length > 0) {
+            const [first, second] = held[step.index % held.length]!;
+            const one = positional.complete(first, step.status, step.cpuMs);
+            const other = objects.complete(second, { status: step.status, cpuMs: step.cpuMs });
+            expect(JSON.stringify(one)).toBe(JSON.stringify(other));
+          }
+          expect(positional.store.read(a.key)).toEqual(objects.store.read(b.key));
+        }
+      }),
+      { numRuns: fcRuns },
+    );
+  });
+});
+
+describe('admit(identity, charge) and complete(ticket, status, cpuMs) refuse misuse at once', () => {
+  const limiter = createLimiter({ clock: () => T0 });
+  const identity = limiter.identify({ kind: 'classic', user: 'octocat' });
+  const core: LimitCharge = { resource: 'core', cost: 1, content: false, countsPrimary: true };
+
+  it('names a charge that is not an object', () => {
+    expect(() => limiter.admit(identity, null as unknown as LimitCharge)).toThrow(
+      /`charge` must be an endpoint's charge object, got `null`/,
+    );
+  });
+
+  it('names an unknown resource and the valid ones', () => {
+    expect(() => limiter.admit(identity, { ...core, resource: 'toString' as 'core' })).toThrow(
+      /unknown resource `toString` \(valid: core, search, graphql, lfs\)/,
+    );
+  });
+
+  it('names a cost no bucket could admit', () => {
+    expect(() => limiter.admit(identity, { ...core, cost: 1.5 })).toThrow(
+      /`cost` must be an integer in \[0, \d+\], got `1.5`/,
+    );
+  });
+
+  it('names a settle status the service could not answer', () => {
+    expect(() => limiter.admit(identity, core, { status: 42 })).toThrow(
+      /`settle.status` must be an HTTP status/,
+    );
+  });
+
+  it('names a CPU time that is not a finite number of milliseconds', () => {
+    const { ticket } = limiter.admit(identity, core);
+    expect(ticket).not.toBeNull();
+    expect(() => limiter.complete(ticket!, 200, Number.POSITIVE_INFINITY)).toThrow(
+      /`cpuMs` must be a finite number of milliseconds >= 0, got `Infinity`/,
+    );
+    expect(() => limiter.complete(ticket!, 200, -1)).toThrow(/`cpuMs` must be a finite number/);
+  });
+});
