@@ -5,7 +5,6 @@ import { defaultLimits } from '../limits/default-limits.js';
 import { identityOf, type LimitsIdentity } from '../limits/identity.js';
 import type { IdentityState } from '../limits/identity-state.js';
 import { AdmissionTicket, type AdmitEvent, type CompleteEvent, type Ticket } from '../limits/limit-event.js';
-import type { LimitsConfig } from '../limits/limits-config.js';
 import type { LimitsStore, SyncLimitsStore } from '../limits/limits-store.js';
 import { pointCost } from '../limits/point-cost.js';
 import { rateLimitBody } from '../limits/rate-limit-body.js';

@@ -66,24 +66,38 @@ export interface Ticket {
 }
 
 /**
+ * `countedReset` as the ticket holds it: whole epoch seconds when that is exact and fits 32 bits
+ * (a small integer, kept in the object: the epoch-ms value would need a 16-byte heap number of its
+ * own, the biggest single allocation of a ticket), else the epoch ms in a box (a state given to
+ * `step` with a window end off a whole second, or a window ending after 2038).
+ */
+type CountedReset = number | { readonly ms: number };
+
+function encodeReset(ms: number): CountedReset {
+  const seconds = ms / 1000;
+  return (seconds | 0) === seconds && seconds * 1000 === ms ? seconds : { ms };
+}
+
+/**
  * The ticket an admission hands out. It remembers the first answer to its completion or release,
  * so a second call (Node emits both `finish` and `close`) changes nothing. The memory is a private
  * field: declared with the object, so settling never reshapes it, and absent from its JSON (a
- * ticket stays plain data; a serialized copy does not carry it).
+ * ticket stays plain data; a serialized copy does not carry it). `countedReset` is a getter over
+ * a compact private field (see CountedReset); `toJSON` keeps the JSON the plain fields gave.
  * @example
  * import { AdmissionTicket } from './limit-event.js';
  * const ticket = new AdmissionTicket('user:octocat', 'core', false, 5000, 0, -1, 1);
- * JSON.stringify(ticket); // '{"key":"user:octocat","resource":"core","graphql":false,"limit":5000,"countedReset":0,"hint":-1}'
+ * JSON.stringify(ticket); // '{"key":"user:octocat","resource":"core","graphql":false,"limit":5000,"countedReset":0,"hint":-1,"id":1}'
  */
 export class AdmissionTicket implements Ticket {
   #settled: unknown = undefined;
   /** The store that handed the ticket out (its private object), set once by `stamp`. */
   #issuer: object | undefined = undefined;
+  readonly #counted: CountedReset;
   readonly key: string;
   readonly resource: LimitsResource;
   readonly graphql: boolean;
   readonly limit: number;
-  readonly countedReset: number;
   readonly hint: number;
   readonly id: number;
 
@@ -100,9 +114,28 @@ export class AdmissionTicket implements Ticket {
     this.resource = resource;
     this.graphql = graphql;
     this.limit = limit;
-    this.countedReset = countedReset;
+    this.#counted = encodeReset(countedReset);
     this.hint = hint;
     this.id = id;
+  }
+
+  /** End (epoch ms) of the primary window the request was counted in; 0 when it did not count. */
+  get countedReset(): number {
+    const counted = this.#counted;
+    return typeof counted === 'number' ? counted * 1000 : counted.ms;
+  }
+
+  /** The fields of Ticket, in the order a ticket's JSON has always had. */
+  toJSON(): Ticket {
+    return {
+      key: this.key,
+      resource: this.resource,
+      graphql: this.graphql,
+      limit: this.limit,
+      countedReset: this.countedReset,
+      hint: this.hint,
+      id: this.id,
+    };
   }
 
   /**

@@ -1,6 +1,6 @@
 /** The transition of `complete` and `release` over a packed row, and what admission shares with it. */
 // Hot path: one call per completion; bench/limits.mjs guards its speed.
-import { allowedVerdict } from './answers.js';
+import { allowedVerdict, resetSeconds } from './answers.js';
 import { effectiveTime } from './effective-time.js';
 import { currentReset, windowEnd, windowUsed } from './fixed-window.js';
 import type { CompleteEvent, ReleaseEvent, Ticket } from './limit-event.js';
@@ -163,7 +163,7 @@ export function finish(
     ticket.resource,
     ticket.limit,
     open ? used : 0,
-    open ? storedReset : end,
+    resetSeconds(open ? storedReset : end),
     null,
     config,
   );
@@ -196,7 +196,7 @@ export function unheldVerdict(
     ticket.resource,
     ticket.limit,
     used,
-    currentReset(src[so + ws]!, t, windowMs),
+    resetSeconds(currentReset(src[so + ws]!, t, windowMs)),
     null,
     config,
   );

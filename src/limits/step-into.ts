@@ -1,6 +1,6 @@
 /** The transition of the limits over a packed state row and its logs: the one implementation `step` wraps. */
 // Hot path: one call per admission and one per completion; bench/limits.mjs guards its speed.
-import { allowedVerdict, deniedVerdict } from './answers.js';
+import { allowedVerdict, deniedVerdict, resetSeconds } from './answers.js';
 import { windowEnd } from './fixed-window.js';
 import { AdmissionTicket, type AdmitEvent, type LimitEvent } from './limit-event.js';
 import type { LimitRule, LimitsConfig } from './limits-config.js';
@@ -187,5 +187,5 @@ function admit(
     hint,
     ticketId,
   );
-  return allowedVerdict(e.resource, e.limit, newUsed, reset, ticket, config);
+  return allowedVerdict(e.resource, e.limit, newUsed, resetSeconds(reset), ticket, config);
 }

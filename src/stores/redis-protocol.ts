@@ -1,6 +1,6 @@
 /** What goes to the limits script and what comes back: script arguments, answers as verdicts (the stored state: redis-state.ts). */
 
-import { allowedVerdict, deniedVerdict } from '../limits/answers.js';
+import { allowedVerdict, deniedVerdict, resetSeconds } from '../limits/answers.js';
 import {
   AdmissionTicket,
   type AdmitEvent,
@@ -164,7 +164,7 @@ export function admitVerdict(answer: ScriptAnswer, event: AdmitEvent, config: Li
     -1,
     id,
   );
-  return allowedVerdict(event.resource, event.limit, used, reset, ticket, config);
+  return allowedVerdict(event.resource, event.limit, used, resetSeconds(reset), ticket, config);
 }
 
 /**
@@ -181,5 +181,5 @@ export function settleVerdict(
   ticket: CompleteEvent['ticket'],
   config: LimitsConfig,
 ): Verdict {
-  return allowedVerdict(ticket.resource, ticket.limit, answer[1]!, answer[2]!, null, config);
+  return allowedVerdict(ticket.resource, ticket.limit, answer[1]!, resetSeconds(answer[2]!), null, config);
 }
