@@ -23,7 +23,7 @@ function sampledBytes(node) {
 // Where each result goes: kept past the call, as a caller keeps a decision or a verdict. A result
 // only compared (`result === undefined`) let V8 inline the operation and drop the allocation of
 // the very object measured (a decision read 56 bytes, less than its own 112).
-export const kept = { result: undefined };
+const kept = { result: undefined };
 
 /** Bytes per call of `op(k)` for k cycling over `size` inputs (mean over 200,000 calls). */
 export async function bytesPerOp(op, size) {

@@ -10,7 +10,8 @@ export type LimitsResource = 'core' | 'search' | 'graphql' | 'lfs';
 
 /**
  * An endpoint's charge, carried by its table row (`EndpointEntry.charge`) and read by the gate,
- * `check` and the simulator as the limiter takes it (`limiter.admit({ identity, method, ...charge })`).
+ * `check` and the simulator as the limiter takes it (`limiter.admit(identity, charge)`, or spread into
+ * the object form `limiter.admit({ identity, ...charge })`).
  * @example
  * import type { LimitCharge } from 'tollgate/limits';
  * // seed 000: a POST costs 5 points and, creating an issue, counts as content creation.

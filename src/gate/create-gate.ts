@@ -21,6 +21,7 @@ import { GATE_OPTIONS } from './gate-options-spec.js';
 import { type GateGround, GateRequest } from './gate-request.js';
 import { createGateResponses, joinHeaders } from './gate-responses.js';
 import type { Gate, GateOptions } from './gate-types.js';
+import { withCallForms } from './limiter-call-forms.js';
 import { after, isThenable, type MaybePromise } from './maybe-async.js';
 import { nearestOf } from './nearest-of.js';
 import { rateLimitAnswer } from './rate-limit-answer.js';
@@ -54,7 +55,8 @@ export function createGate(options: GateOptions): Gate {
       ...(options.unknownEndpoint === undefined ? {} : { unknownEndpoint: options.unknownEndpoint }),
       ...(options.headerNames === undefined ? {} : { headerNames: options.headerNames }),
     });
-  const limiter = options.limiter ?? createLimiter();
+  const given = options.limiter ?? createLimiter();
+  const limiter = withCallForms(given);
   const basePath = createBasePath(options.basePath ?? '');
   const resolveToken =
     options.resolveToken !== undefined
@@ -281,5 +283,5 @@ export function createGate(options: GateOptions): Gate {
     return { action: 'pass', headers, decision, verdict, settle };
   }
 
-  return { check, reportError, policy, limiter, close: () => limiter.close() };
+  return { check, reportError, policy, limiter: given, close: () => given.close() };
 }

@@ -42,13 +42,20 @@ function rememberLater(identity: HintedIdentity, hint: number, verdict: Promise<
   return verdict.then((v) => remember(identity, hint, v));
 }
 
+// Limiters createLimiter made: they take every call form (see Limiter.admit and complete).
+const MADE_HERE = new WeakSet<object>();
+
 /**
- * Set on a ticket by its first `complete` or `release`: the verdict that settlement answered. A
- * ticket settles once: later calls return that verdict and change nothing (Node emits both
- * `finish` and `close`, so adapters settle twice in practice). The mark is a symbol property of
- * the ticket object, invisible to JSON: a serialized copy (a ticket sent to another server) is a
- * new object that can settle once more, so settle each request through one copy only.
+ * Whether `limiter` is one `createLimiter` made, so it takes the positional call forms; a wrapper or
+ * a class written elsewhere may take only the object forms.
+ * @example
+ * import { createLimiter } from 'tollgate';
+ * import { takesCallForms } from './create-limiter.js';
+ * takesCallForms(createLimiter()); // true
  */
+export function takesCallForms(limiter: object): boolean {
+  return MADE_HERE.has(limiter);
+}
 
 /**
  * Creates a limiter over a store (default: memory), a clock (default: `Date.now`) and a config
@@ -93,7 +100,7 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
     content: boolean,
     graphql: boolean,
     countsPrimary: boolean,
-    settle: { status: number; cpuMs: number } | undefined,
+    given: CompleteFacts | undefined,
   ): Verdict | Promise<Verdict> => {
     // Named reads, not `limits[resource]`: a keyed read that sees four names goes megamorphic.
     const limits = identity.limits;
@@ -106,6 +113,7 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
             ? limits.graphql
             : limits.lfs;
     if (typeof limit !== 'number') throw invalid(`the identity has no limit for resource \`${resource}\``);
+    const settle = given === undefined ? undefined : settleFacts(given);
     // A store that cannot settle an admission in the same call: admitted, then completed.
     if (settle !== undefined && store.settlesAdmissions !== true)
       return admitThenComplete(identity, resource, cost, content, graphql, countsPrimary, settle);
@@ -150,14 +158,16 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
     if (charge !== undefined) {
       if (charge === null || typeof charge !== 'object')
         throw invalid(`\`charge\` must be an endpoint's charge object, got \`${String(charge)}\``);
+      // Checked in the object form's order: cost, resource, the identity's limit, then settle.
+      const cost = checkedCost(charge.cost, false, config);
       return charged(
         first as HintedIdentity,
         checkedResource(charge.resource),
-        checkedCost(charge.cost, false, config),
+        cost,
         charge.content === true,
         false,
         charge.countsPrimary !== false,
-        settle === undefined ? undefined : settleFacts(settle),
+        settle,
       );
     }
     const request = first as AdmitRequest;
@@ -171,7 +181,7 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
       request.content === true,
       graphql,
       request.countsPrimary !== false,
-      request.settle === undefined ? undefined : settleFacts(request.settle),
+      request.settle,
     );
   };
 
@@ -258,7 +268,7 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
     return store.reset(identity.key);
   };
 
-  return {
+  const limiter: Limiter<S> = {
     config,
     store,
     inspect: inspect as Limiter<S>['inspect'],
@@ -276,4 +286,6 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
     release: release as Limiter<S>['release'],
     status: status as Limiter<S>['status'],
   };
+  MADE_HERE.add(limiter);
+  return limiter;
 }

@@ -37,7 +37,8 @@ export interface AdmitEvent {
 
 /**
  * What an admitted request needs to be completed or released later, possibly on another server:
- * plain data, safe to serialize.
+ * serialize it with JSON (`JSON.stringify(ticket)` or `ticket.toJSON()`), which carries every
+ * field; a spread or `structuredClone` of an issued ticket drops `countedReset` (a getter).
  * @example
  * import { createLimiter } from 'tollgate';
  * import type { Ticket } from 'tollgate/limits';

@@ -21,8 +21,9 @@ const ceilAll = (flat: readonly number[]): number[] =>
  * `state` with its times in whole milliseconds. The kernel keeps every time whole (it floors each
  * clock reading), and a log's single entry is packed as one number from its whole age; a state made
  * elsewhere with a fractional time read as given once counted a one-point entry as eight million
- * points and refused the next request. Each time is rounded up: the state's clock moves less than
- * 1 ms forward and an entry counts at most 1 ms longer, so never more is admitted.
+ * points and refused the next request. Each time is rounded up to the next whole ms: every time
+ * moves by less than 1 ms (a window may then end, or an entry count, as at that millisecond), and
+ * the state answers exactly as the whole-ms state it rounds to.
  */
 function inWholeMs(state: IdentityState): IdentityState {
   const logs = state.logs;

@@ -2,7 +2,7 @@
 // Hot path: every matched request runs through here; `npm run bench` guards it. Allowed and most
 // denied answers are outcomes the plan built once; only a missing permission or scope is computed.
 import type { EntryPlan, VisibilityPlan } from './entry-plan.js';
-import { NOTHING, type Outcome, outcome } from './outcome.js';
+import { NO_MISSING, NOTHING, type Outcome, outcome } from './outcome.js';
 import { permissionDenial } from './permission-denial.js';
 import { meetsLevels, meetsMasks } from './permission-masks.js';
 import { missingScopes, scopesMeet, smallestMissing } from './requirement.js';
@@ -33,8 +33,7 @@ function scopesHeld(visibility: VisibilityPlan, view: TokenView): boolean | null
 }
 
 // What a classic token hidden from a private repository lacks: the same for every such request,
-// so one frozen object, not three new ones per refusal.
-const NOTHING_MISSING: readonly never[] = Object.freeze([]);
+// so frozen objects shared by all, not three new ones per refusal.
 const ADD_REPO: Addition = Object.freeze({ kind: 'scopes', scopes: Object.freeze(['repo']) });
 
 function hiddenRepository(scoped: boolean, owner: string, repo: string): Outcome {
@@ -45,7 +44,7 @@ function hiddenRepository(scoped: boolean, owner: string, repo: string): Outcome
         'not_found',
         `the private repository \`${owner}/${repo}\` is invisible to a classic token without \`repo\``,
         true,
-        NOTHING_MISSING,
+        NO_MISSING,
         ADD_REPO,
       )
     : outcome(

@@ -14,7 +14,8 @@ export interface Outcome {
 
 /** The addition of a decision that no added permission or scope would change. */
 export const NOTHING: Addition = Object.freeze({ kind: 'none' });
-const NO_MISSING: readonly never[] = Object.freeze([]);
+/** The `missing` of a decision that lacks nothing. */
+export const NO_MISSING: readonly never[] = Object.freeze([]);
 
 /**
  * An outcome with every field present, in one order: outcomes of one shape keep the hot path's

@@ -4,7 +4,7 @@
 // shipped table's own charges (content, search, `GET /rate_limit`'s uncounted primary).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createLimiter, shippedTables } from '../../src/index.js';
+import { createLimiter, createMemoryStore, shippedTables } from '../../src/index.js';
 import type { LimitCharge, Ticket } from '../../src/limits.js';
 import { T0 } from '../limits/support.js';
 import { fcRuns } from '../setup.js';
@@ -35,7 +35,21 @@ const stepArb = fc.oneof(
   },
 );
 
-describe('the call forms of admit and complete', () => {
+// A memory store, or one that hides `settlesAdmissions` (the limiter then admits and completes in
+// two calls: the path a store that cannot settle at once takes).
+function storeFor(twoCalls: boolean) {
+  const store = createMemoryStore();
+  if (!twoCalls) return store;
+  return new Proxy(store, {
+    get: (target, property, receiver) =>
+      property === 'settlesAdmissions' ? undefined : Reflect.get(target, property, receiver),
+  });
+}
+
+describe.each([
+  ['settling in one store call', false],
+  ['settling in two store calls', true],
+])('the call forms of admit and complete, %s', (_name, twoCalls) => {
   it('give the same verdicts and the same state', () => {
     expect(charges.length).toBeGreaterThan(3);
     expect(charges.some((charge) => !charge.countsPrimary)).toBe(true);
@@ -43,8 +57,8 @@ describe('the call forms of admit and complete', () => {
       fc.property(fc.array(stepArb, { maxLength: 300 }), (steps) => {
         let now = T0;
         const clock = () => now;
-        const positional = createLimiter({ clock });
-        const objects = createLimiter({ clock });
+        const positional = createLimiter({ clock, store: storeFor(twoCalls) });
+        const objects = createLimiter({ clock, store: storeFor(twoCalls) });
         const caller = { kind: 'classic', user: 'octocat' } as const;
         const a = positional.identify(caller);
         const b = objects.identify(caller);
