@@ -8,10 +8,10 @@ import {
   createGate,
   createLimiter,
   type Limiter,
-  type RequestFacts,
   type Token,
 } from '../../src/index.js';
 import type { LimitsStore, Ticket } from '../../src/limits.js';
+import { bearerFacts } from '../support/bearer-facts.js';
 
 const T0 = Date.UTC(2026, 0, 1);
 const token: Token = {
@@ -20,12 +20,7 @@ const token: Token = {
   repositories: 'all',
   user: 'mona',
 };
-const facts = (method: string, target: string): RequestFacts => ({
-  method,
-  target,
-  header: (name) => (name === 'authorization' ? 'Bearer s3cret' : undefined),
-  remoteAddress: '203.0.113.7',
-});
+const facts = bearerFacts;
 
 /** A logging wrapper, as a user would write it: object forms only, two arguments each. */
 function wrapped(inner: Limiter<LimitsStore>) {

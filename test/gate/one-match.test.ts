@@ -9,10 +9,10 @@ import {
   createPolicy,
   type GateAnswer,
   type Policy,
-  type RequestFacts,
   shippedTables,
   type Token,
 } from '../../src/index.js';
+import { bearerFacts } from '../support/bearer-facts.js';
 
 const token: Token = {
   kind: 'fine-grained',
@@ -20,12 +20,7 @@ const token: Token = {
   repositories: ['acme/app'],
   user: 'mona',
 };
-const facts = (method: string, target: string): RequestFacts => ({
-  method,
-  target,
-  header: (name) => (name === 'authorization' ? 'Bearer s3cret' : undefined),
-  remoteAddress: '203.0.113.7',
-});
+const facts = bearerFacts;
 // Allowed, refused for a permission, refused as hidden, a bad path, an unknown endpoint, the
 // gate's own `GET /rate_limit`, a HEAD read as GET, a path in another letter case.
 const REQUESTS: readonly [string, string][] = [
