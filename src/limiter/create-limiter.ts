@@ -16,6 +16,7 @@ import {
   checkCpu,
   checkedCost,
   checkedResource,
+  checkedStatus,
   invalid,
   settleFacts,
   withIpv6Prefix,
@@ -212,7 +213,7 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
   };
   // Two forms (see Limiter.complete): a status and CPU as they are, or a facts object.
   const complete = (ticket: Ticket, facts: CompleteFacts | number, cpu?: number) => {
-    const status = typeof facts === 'number' ? facts : facts.status;
+    const status = checkedStatus(typeof facts === 'number' ? facts : facts?.status, 'status');
     const cpuMs = checkCpu(typeof facts === 'number' ? cpu : facts.cpuMs);
     const issued = ticket instanceof AdmissionTicket;
     const settled = issued ? (ticket.settledAnswer() as Verdict | Promise<Verdict> | undefined) : undefined;

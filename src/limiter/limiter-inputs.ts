@@ -43,16 +43,26 @@ export function checkCpu(cpuMs: number | undefined): number {
 }
 
 /**
+ * A response status as `complete` and `settle` take it: an HTTP status the service could answer
+ * (100 to 599); `name` is how the caller gave it, for the message.
+ * @example
+ * import { checkedStatus } from './limiter-inputs.js';
+ * checkedStatus(304, 'status'); // 304
+ */
+export function checkedStatus(status: unknown, name: string): number {
+  if (!Number.isInteger(status) || (status as number) < 100 || (status as number) > 599)
+    throw invalid(`\`${name}\` must be an HTTP status from 100 to 599, got \`${String(status)}\``);
+  return status as number;
+}
+
+/**
  * The facts an admission is settled with: a status the service could answer, CPU as `complete` takes it.
  * @example
  * import { settleFacts } from './limiter-inputs.js';
  * settleFacts({ status: 403 }); // { status: 403, cpuMs: 0 }
  */
 export function settleFacts(facts: CompleteFacts): { status: number; cpuMs: number } {
-  const status = facts?.status;
-  if (!Number.isInteger(status) || status < 100 || status > 599)
-    throw invalid(`\`settle.status\` must be an HTTP status from 100 to 599, got \`${String(status)}\``);
-  return { status, cpuMs: checkCpu(facts.cpuMs) };
+  return { status: checkedStatus(facts?.status, 'settle.status'), cpuMs: checkCpu(facts.cpuMs) };
 }
 
 /**

@@ -124,3 +124,19 @@ describe('admit(identity, charge) and complete(ticket, status, cpuMs) refuse mis
     expect(() => limiter.complete(ticket!, 200, -1)).toThrow(/`cpuMs` must be a finite number/);
   });
 });
+
+describe('complete refuses a status the service could not answer, in either form', () => {
+  it('names the value and the valid range', () => {
+    const limiter = createLimiter({ clock: () => T0 });
+    const identity = limiter.identify({ kind: 'classic', user: 'octocat' });
+    const { ticket } = limiter.admit({ identity });
+    for (const status of [42, 600, 200.5, Number.NaN])
+      expect(() => limiter.complete(ticket!, status)).toThrow(
+        new RegExp(`\`status\` must be an HTTP status from 100 to 599, got \`${status}\``),
+      );
+    expect(() => limiter.complete(ticket!, { status: 0 })).toThrow(/`status` must be an HTTP status/);
+    // Refused before anything was settled: the ticket still completes.
+    expect(limiter.complete(ticket!, 200).used).toBe(1);
+    expect(limiter.store.read(identity.key)?.inFlight).toBe(0);
+  });
+});
