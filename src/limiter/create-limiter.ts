@@ -38,7 +38,7 @@ function remember(identity: HintedIdentity, hint: number, verdict: Verdict): Ver
   return verdict;
 }
 
-/** `remember` once an asynchronous store answers (a function apart: see admitThenComplete). */
+/** `remember` once an asynchronous store answers (a function apart: see completeOnce). */
 function rememberLater(identity: HintedIdentity, hint: number, verdict: Promise<Verdict>): Promise<Verdict> {
   return verdict.then((v) => remember(identity, hint, v));
 }
@@ -117,7 +117,10 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
     const settle = given === undefined ? undefined : settleFacts(given);
     // A store that cannot settle an admission in the same call: admitted, then completed.
     if (settle !== undefined && store.settlesAdmissions !== true)
-      return admitThenComplete(identity, resource, cost, content, graphql, countsPrimary, settle);
+      return completeOnce(
+        charged(identity, resource, cost, content, graphql, countsPrimary, undefined),
+        settle,
+      );
     const hint = identity[ROW_HINT];
     if (store.sync) {
       // A synchronous store is done with the event when apply returns: reuse one object.
@@ -186,14 +189,10 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
     );
   };
 
-  // Apart from admit: a closure there would make V8 allocate admit's context on every call.
-  const admitThenComplete = (
-    identity: HintedIdentity,
-    resource: LimitsResource,
-    cost: number,
-    content: boolean,
-    graphql: boolean,
-    countsPrimary: boolean,
+  // The admission `admitted`, completed with `settle` (for a store that cannot settle in the same
+  // call). Apart from admit: a closure there would make V8 allocate admit's context on every call.
+  const completeOnce = (
+    admitted: Verdict | Promise<Verdict>,
     settle: { status: number; cpuMs: number },
   ): Verdict | Promise<Verdict> => {
     const settled = (verdict: Verdict): Verdict | Promise<Verdict> => {
@@ -201,7 +200,6 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
       const done: Verdict | Promise<Verdict> = complete(verdict.ticket, settle.status, settle.cpuMs);
       return done instanceof Promise ? done.then(() => verdict) : verdict;
     };
-    const admitted = charged(identity, resource, cost, content, graphql, countsPrimary, undefined);
     return admitted instanceof Promise ? admitted.then(settled) : settled(admitted);
   };
 
