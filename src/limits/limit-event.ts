@@ -91,9 +91,14 @@ function encodeReset(ms: number): CountedReset {
  * JSON.stringify(ticket); // '{"key":"user:octocat","resource":"core","graphql":false,"limit":5000,"countedReset":0,"hint":-1,"id":1}'
  */
 export class AdmissionTicket implements Ticket {
-  #settled: unknown = undefined;
-  /** The store that handed the ticket out (its private object), set once by `stamp`. */
-  #issuer: object | undefined = undefined;
+  /**
+   * One field for the ticket's two private facts, in turn (8 bytes less per ticket than two):
+   * undefined, then the store that handed it out (a TicketIssuer, set once by `stamp`), then the
+   * first answer to its completion or release. A settled ticket is from no store: its slot was
+   * freed, so a store given it again changes nothing, which is what it does for a ticket it does
+   * not hold.
+   */
+  #held: unknown = undefined;
   readonly #counted: CountedReset;
   readonly key: string;
   readonly resource: LimitsResource;
@@ -143,42 +148,56 @@ export class AdmissionTicket implements Ticket {
    * Marks `ticket` as handed out by `issuer`, an object private to one store; a ticket is marked
    * once. With `isFrom`, it replaces a WeakSet of issued tickets at a fraction of the cost.
    * @example
-   * import { AdmissionTicket } from './limit-event.js';
-   * const store = {};
+   * import { AdmissionTicket, TicketIssuer } from './limit-event.js';
+   * const store = new TicketIssuer();
    * const ticket = new AdmissionTicket('user:octocat', 'core', false, 5000, 0, -1, 1);
    * AdmissionTicket.stamp(ticket, store);
    * AdmissionTicket.isFrom(ticket, store); // true
    */
-  static stamp(ticket: AdmissionTicket, issuer: object): void {
-    if (ticket.#issuer === undefined) ticket.#issuer = issuer;
+  static stamp(ticket: AdmissionTicket, issuer: TicketIssuer): void {
+    if (ticket.#held === undefined) ticket.#held = issuer;
   }
 
   /**
    * Whether `value` is a ticket `issuer` stamped: a copy, a JSON round trip, a ticket constructed
    * by hand or another store's ticket is not (the private field cannot be forged).
    * @example
-   * import { AdmissionTicket } from './limit-event.js';
-   * AdmissionTicket.isFrom({ key: 'user:octocat', id: 1 }, {}); // false
+   * import { AdmissionTicket, TicketIssuer } from './limit-event.js';
+   * AdmissionTicket.isFrom({ key: 'user:octocat', id: 1 }, new TicketIssuer()); // false
    */
-  static isFrom(value: unknown, issuer: object): boolean {
+  static isFrom(value: unknown, issuer: TicketIssuer): boolean {
     return (
       typeof value === 'object' &&
       value !== null &&
-      #issuer in value &&
-      (value as AdmissionTicket).#issuer === issuer
+      #held in value &&
+      (value as AdmissionTicket).#held === issuer
     );
   }
 
   /** The first answer to `complete` or `release`, or undefined while the request is in flight. */
   settledAnswer(): unknown {
-    return this.#settled;
+    const held = this.#held;
+    return held instanceof TicketIssuer ? undefined : held;
   }
 
-  /** Records the first answer; later ones are ignored. */
+  /** Records the first answer (never undefined); later ones are ignored. */
   settle(answer: unknown): void {
-    if (this.#settled === undefined) this.#settled = answer;
+    const held = this.#held;
+    if (held === undefined || held instanceof TicketIssuer) this.#held = answer;
   }
 }
+
+/**
+ * A store's private mark on the tickets it hands out (see `AdmissionTicket.stamp`): its own class,
+ * so a ticket's one private field tells a stamp from a settled answer.
+ * @example
+ * import { AdmissionTicket, TicketIssuer } from './limit-event.js';
+ * const issuer = new TicketIssuer();
+ * const ticket = new AdmissionTicket('user:octocat', 'core', false, 5000, 0, -1, 1);
+ * AdmissionTicket.stamp(ticket, issuer);
+ * AdmissionTicket.isFrom(ticket, issuer); // true
+ */
+export class TicketIssuer {}
 
 /**
  * The response was sent: frees the in-flight slot, charges the CPU time (seed 000: CPU is a

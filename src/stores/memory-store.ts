@@ -5,7 +5,7 @@ import { TollgateError } from '../core/errors.js';
 import { defaultLimits } from '../limits/default-limits.js';
 import { effectiveTime } from '../limits/effective-time.js';
 import { IDENTITY_STATE_FIELDS, type IdentityState } from '../limits/identity-state.js';
-import { AdmissionTicket, eventKey, type LimitEvent } from '../limits/limit-event.js';
+import { AdmissionTicket, eventKey, type LimitEvent, TicketIssuer } from '../limits/limit-event.js';
 import type { LimitsConfig } from '../limits/limits-config.js';
 import type { SyncLimitsStore } from '../limits/limits-store.js';
 import { LogArena } from '../limits/log-arena.js';
@@ -104,7 +104,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
    * This store's mark on the tickets it hands out (AdmissionTicket.stamp): a ticket is a handle, so
    * a copy, a JSON round trip, a ticket constructed by hand or another store's settles nothing here.
    */
-  const issuer = {};
+  const issuer = new TicketIssuer();
   let nextRow = 0;
   let hand = 0;
   let calls = 0;
