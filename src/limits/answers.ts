@@ -4,7 +4,7 @@ import { countText, resetText, windowHeaders } from './header-text.js';
 import type { Ticket } from './limit-event.js';
 import type { LimitRule, LimitsConfig, LimitsResource } from './limits-config.js';
 import type { LimitBody, Verdict } from './verdict.js';
-import { AllowedVerdict, DeniedVerdict } from './verdict-objects.js';
+import { allowedVerdictClass, DeniedVerdict } from './verdict-objects.js';
 
 /**
  * The `x-ratelimit-*` headers of a primary window (seed 000, "Rate limit response headers").
@@ -64,7 +64,7 @@ export function allowedVerdict(
   ticket: Ticket | null,
   config: LimitsConfig,
 ): Verdict {
-  return new AllowedVerdict(resource, limit, used, reset, ticket, config);
+  return new (allowedVerdictClass(config))(resource, limit, used, reset, ticket);
 }
 
 /** The last primary body built: a caller out of requests usually keeps asking. */

@@ -44,7 +44,7 @@ export function resetText(seconds: number): string {
 }
 
 /** The header names tollgate ships (data/limits.yaml): most configs keep them. */
-const SHIPPED = {
+export const SHIPPED_HEADER_NAMES = {
   limit: 'x-ratelimit-limit',
   remaining: 'x-ratelimit-remaining',
   used: 'x-ratelimit-used',
@@ -71,17 +71,48 @@ export function windowHeaders(
   reset: string,
   config: LimitsConfig,
 ): Record<string, string> {
-  const h = config.answers.headers;
-  if (h !== lastNames) {
-    lastNames = h;
+  return namedWindowHeaders(resource, limit, remaining, used, reset, config.answers.headers);
+}
+
+/** The header names of a limits config (its `answers.headers`). */
+export type HeaderNames = LimitsConfig['answers']['headers'];
+
+/**
+ * Whether `names` are the shipped header names (the same text, whichever object holds them).
+ * @example
+ * import { defaultLimits } from 'tollgate/limits';
+ * import { shipsHeaderNames } from './header-text.js';
+ * shipsHeaderNames(defaultLimits().answers.headers); // true
+ */
+export function shipsHeaderNames(names: HeaderNames): boolean {
+  if (names !== lastNames) {
+    lastNames = names;
     lastShipped =
-      h.limit === SHIPPED.limit &&
-      h.remaining === SHIPPED.remaining &&
-      h.used === SHIPPED.used &&
-      h.reset === SHIPPED.reset &&
-      h.resource === SHIPPED.resource;
+      names.limit === SHIPPED_HEADER_NAMES.limit &&
+      names.remaining === SHIPPED_HEADER_NAMES.remaining &&
+      names.used === SHIPPED_HEADER_NAMES.used &&
+      names.reset === SHIPPED_HEADER_NAMES.reset &&
+      names.resource === SHIPPED_HEADER_NAMES.resource;
   }
-  if (lastShipped)
+  return lastShipped;
+}
+
+/**
+ * windowHeaders given the header names alone (all an admitted request's headers need).
+ * @example
+ * import { defaultLimits } from 'tollgate/limits';
+ * import { namedWindowHeaders } from './header-text.js';
+ * namedWindowHeaders('core', '5000', '4999', '1', '1700003600', defaultLimits().answers.headers)['x-ratelimit-used']; // '1'
+ */
+export function namedWindowHeaders(
+  resource: LimitsResource,
+  limit: string,
+  remaining: string,
+  used: string,
+  reset: string,
+  h: HeaderNames,
+): Record<string, string> {
+  if (h === SHIPPED_HEADER_NAMES || shipsHeaderNames(h))
     return {
       'x-ratelimit-limit': limit,
       'x-ratelimit-remaining': remaining,

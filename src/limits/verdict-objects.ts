@@ -1,6 +1,14 @@
 /** The objects behind a Verdict: a light one for an admitted or completed request, a full one for a refusal. */
 // Hot path: two verdicts per request (admission and completion); bench/limits.mjs guards its speed.
-import { countText, resetText, windowHeaders } from './header-text.js';
+import {
+  countText,
+  type HeaderNames,
+  namedWindowHeaders,
+  resetText,
+  SHIPPED_HEADER_NAMES,
+  shipsHeaderNames,
+  windowHeaders,
+} from './header-text.js';
 import type { Ticket } from './limit-event.js';
 import type { LimitRule, LimitsConfig, LimitsResource } from './limits-config.js';
 import type { LimitBody, Verdict } from './verdict.js';
@@ -45,33 +53,28 @@ function buildHeaders(verdict: Verdict, config: LimitsConfig): Record<string, st
   return headers;
 }
 
-/**
- * Where an allowed verdict keeps its config until its headers are first read, and then the headers
- * built from it: one private field for both, 8 bytes less per verdict. A header record's values
- * are strings, a config's `answers` an object, so the two never read alike.
- */
-type HeldAnswer = LimitsConfig | Record<string, string>;
-
-function isConfig(held: HeldAnswer): held is LimitsConfig {
-  return typeof (held as Partial<LimitsConfig>).answers === 'object';
-}
+/** Where an allowed verdict's class keeps its header names: on its prototype, never in the verdict. */
+const HEADER_NAMES = Symbol('tollgate.headerNames');
 
 /**
  * The verdict of an admitted request (or of a completed one). Only what varies is its own: the
- * resource, the window's numbers and the ticket (5 fields and 1 private one, against 13 and 2 for
- * a refusal). The constant fields are read-only data of the prototype and `remaining` a getter,
- * which the readonly `Verdict` allows; `toJSON` gives every field, as a refusal's JSON does. Not
- * exported from the package: `allowedVerdict` builds it. (A completion's verdict holds no ticket,
- * yet keeps the field: a subclass without it measured worse, 226 deoptimizations of the code that
- * builds verdicts over the bench's 101 full collections, "weak objects", +80 B per request.)
+ * resource, the window's numbers and the ticket (5 fields, against 13 and 2 private ones for a
+ * refusal). The constant fields are read-only data of the prototype and `remaining` a getter,
+ * which the readonly `Verdict` allows; `toJSON` gives every field, as a refusal's JSON does.
+ * Its headers need only the config's header names, which its class holds on the prototype (this
+ * class: the shipped names; a subclass per other set, see allowedVerdictClass), so the verdict
+ * holds no config: 8 bytes less than a private field, two verdicts per request. The headers are
+ * built at each read (the gate reads them once). Not exported from the package: `allowedVerdict`
+ * builds it. (A completion's verdict holds no ticket, yet keeps the field: a subclass without it
+ * measured worse, 226 deoptimizations of the code that builds verdicts over the bench's 101 full
+ * collections, "weak objects", +80 B per request.)
  * @example
- * import { defaultLimits } from 'tollgate/limits';
  * import { AllowedVerdict } from './verdict-objects.js';
- * const verdict = new AllowedVerdict('core', 5000, 1, 1_700_003_600, null, defaultLimits());
+ * const verdict = new AllowedVerdict('core', 5000, 1, 1_700_003_600, null);
  * verdict.remaining; // 4999
  */
 export class AllowedVerdict implements Verdict {
-  #answer: HeldAnswer;
+  declare readonly [HEADER_NAMES]: HeaderNames;
   declare readonly allowed: true;
   declare readonly reason: 'allowed';
   declare readonly rule: null;
@@ -86,15 +89,7 @@ export class AllowedVerdict implements Verdict {
   readonly reset: number;
   readonly ticket: Ticket | null;
 
-  constructor(
-    resource: LimitsResource,
-    limit: number,
-    used: number,
-    reset: number,
-    ticket: Ticket | null,
-    config: LimitsConfig,
-  ) {
-    this.#answer = config;
+  constructor(resource: LimitsResource, limit: number, used: number, reset: number, ticket: Ticket | null) {
     this.resource = resource;
     this.limit = limit;
     this.used = used;
@@ -107,12 +102,16 @@ export class AllowedVerdict implements Verdict {
     return this.used >= this.limit ? 0 : this.limit - this.used;
   }
 
+  // An admitted request's headers: the window's five (no retry-after, no body, so no content-type).
   get headers(): Readonly<Record<string, string>> {
-    const held = this.#answer;
-    if (!isConfig(held)) return held;
-    const headers = buildHeaders(this, held);
-    this.#answer = headers;
-    return headers;
+    return namedWindowHeaders(
+      this.resource,
+      countText(this.limit),
+      countText(this.remaining),
+      countText(this.used),
+      resetText(this.reset),
+      this[HEADER_NAMES],
+    );
   }
 
   toJSON(): object {
@@ -130,8 +129,37 @@ for (const [name, value] of [
   ['retryAfter', null],
   ['status', null],
   ['body', null],
+  [HEADER_NAMES, SHIPPED_HEADER_NAMES],
 ] as const) {
   Object.defineProperty(AllowedVerdict.prototype, name, { value, writable: false, enumerable: false });
+}
+
+/** The class of allowed verdicts by header names: the shipped names use AllowedVerdict itself. */
+const classesByNames = new WeakMap<HeaderNames, typeof AllowedVerdict>();
+let lastNames: HeaderNames | undefined;
+let lastClass: typeof AllowedVerdict = AllowedVerdict;
+
+/**
+ * The class whose verdicts answer with `config`'s header names: AllowedVerdict for the shipped
+ * names (whichever config object holds them, so every limiter with them shares one object shape),
+ * else one subclass per names object, made once.
+ * @example
+ * import { defaultLimits } from 'tollgate/limits';
+ * import { AllowedVerdict, allowedVerdictClass } from './verdict-objects.js';
+ * allowedVerdictClass(defaultLimits()) === AllowedVerdict; // true
+ */
+export function allowedVerdictClass(config: LimitsConfig): typeof AllowedVerdict {
+  const names = config.answers.headers;
+  if (names === lastNames) return lastClass;
+  let made = shipsHeaderNames(names) ? AllowedVerdict : classesByNames.get(names);
+  if (made === undefined) {
+    made = class NamedAllowedVerdict extends AllowedVerdict {};
+    Object.defineProperty(made.prototype, HEADER_NAMES, { value: names, writable: false, enumerable: false });
+    classesByNames.set(names, made);
+  }
+  lastNames = names;
+  lastClass = made;
+  return made;
 }
 
 /**
