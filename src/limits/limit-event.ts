@@ -38,7 +38,7 @@ export interface AdmitEvent {
 /**
  * What an admitted request needs to be completed or released later, possibly on another server:
  * serialize it with JSON (`JSON.stringify(ticket)` or `ticket.toJSON()`), which carries every
- * field; a spread or `structuredClone` of an issued ticket drops `countedReset` (a getter).
+ * field; a spread or `structuredClone` of an issued ticket drops `graphql` and `countedReset` (getters).
  * @example
  * import { createLimiter } from 'tollgate';
  * import type { Ticket } from 'tollgate/limits';
@@ -67,23 +67,26 @@ export interface Ticket {
 }
 
 /**
- * `countedReset` as the ticket holds it: whole epoch seconds when that is exact and fits 32 bits
- * (a small integer, kept in the object: the epoch-ms value would need a 16-byte heap number of its
- * own, the biggest single allocation of a ticket), else the epoch ms in a box (a state given to
+ * `countedReset` and `graphql` as the ticket holds them, in one field: the whole epoch seconds
+ * when that is exact and fits 31 bits, bit-inverted (`~seconds`, negative) for a GraphQL request
+ * (a small integer kept in the object: the epoch-ms value would need a 16-byte heap number of its
+ * own, and the flag a field of its own), else the epoch ms and the flag in a box (a state given to
  * `step` with a window end off a whole second, or a window ending after 2038).
  */
-type CountedReset = number | { readonly ms: number };
+type CountedReset = number | { readonly ms: number; readonly graphql: boolean };
 
-function encodeReset(ms: number): CountedReset {
+function encodeReset(ms: number, graphql: boolean): CountedReset {
   const seconds = ms / 1000;
-  return (seconds | 0) === seconds && seconds * 1000 === ms ? seconds : { ms };
+  const whole = seconds | 0; // -0 becomes 0, as it reads back
+  if (whole === seconds && whole >= 0 && whole * 1000 === ms) return graphql ? ~whole : whole;
+  return { ms, graphql };
 }
 
 /**
  * The ticket an admission hands out. It remembers the first answer to its completion or release,
  * so a second call (Node emits both `finish` and `close`) changes nothing. The memory is a private
  * field: declared with the object, so settling never reshapes it, and absent from its JSON (a
- * ticket stays plain data; a serialized copy does not carry it). `countedReset` is a getter over
+ * ticket stays plain data; a serialized copy does not carry it). `countedReset` and `graphql` are getters over
  * a compact private field (see CountedReset); `toJSON` keeps the JSON the plain fields gave.
  * @example
  * import { AdmissionTicket } from './limit-event.js';
@@ -102,7 +105,6 @@ export class AdmissionTicket implements Ticket {
   readonly #counted: CountedReset;
   readonly key: string;
   readonly resource: LimitsResource;
-  readonly graphql: boolean;
   readonly limit: number;
   readonly hint: number;
   readonly id: number;
@@ -118,9 +120,8 @@ export class AdmissionTicket implements Ticket {
   ) {
     this.key = key;
     this.resource = resource;
-    this.graphql = graphql;
     this.limit = limit;
-    this.#counted = encodeReset(countedReset);
+    this.#counted = encodeReset(countedReset, graphql);
     this.hint = hint;
     this.id = id;
   }
@@ -128,7 +129,13 @@ export class AdmissionTicket implements Ticket {
   /** End (epoch ms) of the primary window the request was counted in; 0 when it did not count. */
   get countedReset(): number {
     const counted = this.#counted;
-    return typeof counted === 'number' ? counted * 1000 : counted.ms;
+    return typeof counted !== 'number' ? counted.ms : counted >= 0 ? counted * 1000 : ~counted * 1000;
+  }
+
+  /** A GraphQL request (GraphQL points and CPU rules) rather than REST. */
+  get graphql(): boolean {
+    const counted = this.#counted;
+    return typeof counted === 'number' ? counted < 0 : counted.graphql;
   }
 
   /** The fields of Ticket, in the order a ticket's JSON has always had. */

@@ -1,9 +1,10 @@
 // The JSON a user sees of a verdict and of its ticket, byte for byte: how the objects are laid out
 // inside (own fields, prototype data, getters) may change for speed, their JSON may not. A ticket's
 // JSON is also how it travels to another server to be settled there.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createLimiter } from '../../src/limiter/create-limiter.js';
-import type { AdmitEvent } from '../../src/limits/limit-event.js';
+import { AdmissionTicket, type AdmitEvent } from '../../src/limits/limit-event.js';
 import { step } from '../../src/limits/step.js';
 import { createMemoryStore } from '../../src/stores/memory-store.js';
 import { config } from './support.js';
@@ -86,6 +87,34 @@ describe('the JSON of verdicts and tickets', () => {
         '"ticket":{"key":"ip:203.0.113.7","resource":"lfs","graphql":false,"limit":300,"countedReset":2208988860000,"hint":-1,"id":0},' +
         '"remaining":299,"reset":2208988860,"headers":{"x-ratelimit-limit":"300","x-ratelimit-remaining":"299",' +
         '"x-ratelimit-used":"1","x-ratelimit-reset":"2208988860","x-ratelimit-resource":"lfs"}}',
+    );
+  });
+
+  it('of any ticket: graphql and countedReset read back as given, whatever the window end', () => {
+    // The two share one private field (see CountedReset): whole seconds inverted for GraphQL, or a box.
+    const windowEnd = fc.oneof(
+      fc.constant(0),
+      fc.integer({ min: 0, max: 2 ** 31 - 1 }).map((s) => s * 1000),
+      fc.integer({ min: 2 ** 31, max: 2 ** 40 }).map((s) => s * 1000),
+      fc.double({ min: -1e13, max: 1e13, noNaN: true }),
+    );
+    fc.assert(
+      fc.property(windowEnd, fc.boolean(), (countedReset, graphql) => {
+        const ticket = new AdmissionTicket('user:a', 'graphql', graphql, 5000, countedReset, 3, 9);
+        expect(ticket.graphql).toBe(graphql);
+        // -0 reads as 0, as it always has (JSON writes both as 0).
+        expect(ticket.countedReset).toBe(countedReset === 0 ? 0 : countedReset);
+        expect(JSON.parse(JSON.stringify(ticket))).toEqual({
+          key: 'user:a',
+          resource: 'graphql',
+          graphql,
+          limit: 5000,
+          countedReset: countedReset === 0 ? 0 : countedReset,
+          hint: 3,
+          id: 9,
+        });
+      }),
+      { numRuns: 1000 },
     );
   });
 
