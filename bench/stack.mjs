@@ -40,6 +40,12 @@ function stackRules(entry) {
   ];
 }
 
+// What the gate keeps of a request, kept here too: its match, decision and verdicts reach the
+// gate's answer, so they exist. A result only read for a number lets V8 inline the calls and drop
+// those objects (escape analysis), which the gate cannot, flattering both the time and the bytes
+// per request (the bytes figure moved between 439 and 615 from one process to the next).
+const keptAnswers = { matched: null, decision: null, verdict: null, completed: null };
+
 export async function runStackBench({ Bench, lib, tables, rules, items, time = 1000 }) {
   items = withFreshTokens(items);
   const size = items.length;
@@ -78,7 +84,11 @@ export async function runStackBench({ Bench, lib, tables, rules, items, time = 1
       matched.kind === 'endpoint'
         ? limiter.admit(identities[k], matched.entry.charge)
         : limiter.admit({ identity: identities[k], method: item.method });
-    if (verdict.ticket !== null) limiter.complete(verdict.ticket, decision.status);
+    const completed = verdict.ticket === null ? null : limiter.complete(verdict.ticket, decision.status);
+    keptAnswers.matched = matched;
+    keptAnswers.decision = decision;
+    keptAnswers.verdict = verdict;
+    keptAnswers.completed = completed;
     return decision.status * 2 + (verdict.allowed ? 1 : 0);
   };
 
