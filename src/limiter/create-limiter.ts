@@ -11,6 +11,7 @@ import { rateLimitBody } from '../limits/rate-limit-body.js';
 import type { Verdict } from '../limits/verdict.js';
 import { withWindowModes } from '../limits/with-window-modes.js';
 import { createMemoryStore } from '../stores/memory-store.js';
+import { applyingNow } from './apply-now.js';
 import type { AdmitRequest, CompleteFacts, IdentitySnapshot, Limiter, LimiterOptions } from './limiter.js';
 import {
   checkCpu,
@@ -80,6 +81,8 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
   const config = options.ipv6Prefix === undefined ? moded : withIpv6Prefix(moded, options.ipv6Prefix);
   const store = (options.store ?? createMemoryStore()) as S;
   const clock = options.clock ?? Date.now;
+  // A synchronous store's apply at the clock's reading (for the memory store, handed over in memory).
+  const applyNow = store.sync ? applyingNow(store as SyncLimitsStore, clock, config) : null;
   const scratch: { -readonly [K in keyof AdmitEvent]: AdmitEvent[K] } = {
     kind: 'admit',
     key: '',
@@ -134,7 +137,7 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
       event.countsPrimary = countsPrimary;
       event.hint = hint ?? -1;
       event.settle = settle;
-      const verdict = store.apply(event, clock(), config);
+      const verdict = applyNow!(event);
       return hint === undefined ? verdict : remember(identity, hint, verdict);
     }
     const event: AdmitEvent = {
@@ -224,7 +227,7 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
       completion.ticket = ticket;
       completion.status = status;
       completion.cpuMs = cpuMs;
-      verdict = store.apply(completion, clock(), config);
+      verdict = applyNow!(completion);
     }
     if (issued) (ticket as AdmissionTicket).settle(verdict);
     return verdict;

@@ -28,7 +28,8 @@ import { SLOT_WEIGHT_SPAN } from './log-slot.js';
  * Where each number of an open log is in `open`: log rule `i` starts at `i * STRIDE`. BLOCK is its
  * block in the arena, or -1 while it lives in the row's number (0 or 1 entry, in STAMP and
  * WEIGHT); after the six logs, the row's time before the event, the event's time, the time
- * entries are dropped at, and the stamp of the entry being added.
+ * entries are dropped at, the stamp of the entry being added, and the clock's reading for the
+ * event (CLOCK: set by whoever calls the kernel, read by it; see stepIntoAtClock).
  * @example
  * import { OPEN, open } from './open-logs.js';
  * open[2 * OPEN.STRIDE + OPEN.SUM]; // the CPU log's sum while it is open
@@ -46,8 +47,9 @@ export const OPEN = {
   NOW: 49,
   DROP_AT: 50,
   NEW_STAMP: 51,
+  CLOCK: 52,
 } as const;
-const { STRIDE, BLOCK, HEAD, SIZE, SUM, CAP, STAMP, WEIGHT, OLD_AT, NOW, DROP_AT } = OPEN;
+const { STRIDE, BLOCK, HEAD, SIZE, SUM, CAP, STAMP, WEIGHT, OLD_AT, NOW, DROP_AT, CLOCK } = OPEN;
 
 /**
  * The open logs and the event's times (see OPEN). Safe to share: JavaScript runs one event at a
@@ -56,7 +58,7 @@ const { STRIDE, BLOCK, HEAD, SIZE, SUM, CAP, STAMP, WEIGHT, OLD_AT, NOW, DROP_AT
  * import { OPEN, open } from './open-logs.js';
  * open[OPEN.NOW]; // the time of the event being decided
  */
-export const open = new Float64Array(OPEN.NEW_STAMP + 1);
+export const open = new Float64Array(OPEN.CLOCK + 1);
 
 /**
  * Sets the times of the event about to open logs: the row's time `at` (packed ages count back
@@ -73,20 +75,22 @@ export function setLogTimes(at: number, t: number, dropAt: number): void {
 }
 
 /**
- * Sets the times of an event at `now` on the row whose time is `row[atIndex]`, as setLogTimes
- * does with `t = effectiveTime(now, at)` and the drop time the later of `t` and `at`. The kernel
- * reads `t` back from `open[OPEN.NOW]`: returned, the time would be boxed into a new heap number
- * whenever V8 does not inline the call, and the kernel's admit spends its inlining budget on
- * later calls (16 B, twice per request, in the sampling heap profile); the row and index are
- * passed for the same reason (a double argument is boxed, an index is not).
+ * Sets the times of an event at the clock's reading `open[OPEN.CLOCK]` on the row whose time is
+ * `row[atIndex]`, as setLogTimes does with `t = effectiveTime(now, at)` and the drop time the
+ * later of `t` and `at`. The kernel reads `t` back from `open[OPEN.NOW]`: returned, the time would
+ * be boxed into a new heap number whenever V8 does not inline the call, and the kernel's admit
+ * spends its inlining budget on later calls (16 B, twice per request, in the sampling heap
+ * profile); the reading, the row and the index come the same way (a double argument is boxed,
+ * an index is not).
  * @example
  * import { OPEN, open, setEventTimes } from './open-logs.js';
- * setEventTimes(2_000, new Float64Array([1_000]), 0);
+ * open[OPEN.CLOCK] = 2_000;
+ * setEventTimes(new Float64Array([1_000]), 0);
  * open[OPEN.NOW]; // 2000
  */
-export function setEventTimes(now: number, row: Float64Array, atIndex: number): void {
+export function setEventTimes(row: Float64Array, atIndex: number): void {
   const at = row[atIndex]!;
-  const t = effectiveTime(now, at);
+  const t = effectiveTime(open[CLOCK]!, at);
   open[OLD_AT] = at;
   open[NOW] = t;
   // A clock that stepped back reads the logs at the row's time: see stepInto.

@@ -1,12 +1,22 @@
 /** The memory store's ticket ledger: by row, the first ticket of each row in typed arrays. Pure (time is an argument). */
 // Hot path: a hold per admission and a claim per completion; bench/limits.mjs guards its speed.
 
-/** The same ledger as TicketLedger, by row number, for a store that gives each identity a row. */
+/**
+ * The same ledger as TicketLedger, by row number, for a store that gives each identity a row. The
+ * time of a call is not an argument: the caller writes it into `time[0]` first (the event's time
+ * for `live` and `claim`, the lease's end for `hold`). An epoch-ms double passed to a function V8
+ * does not inline is boxed into a 16-byte heap number, once per admission and per completion.
+ */
 export interface RowTicketLedger {
+  /** The time of the next call (see above). */
+  readonly time: Float64Array;
   nextId(): number;
-  live(row: number, t: number): number;
-  hold(row: number, id: number, leaseEnd: number): void;
-  claim(row: number, id: number, t: number): boolean;
+  /** Tickets of `row` whose lease runs past `time[0]`. */
+  live(row: number): number;
+  /** Holds ticket `id` for `row`, its lease ending at `time[0]`. */
+  hold(row: number, id: number): void;
+  /** Settles ticket `id` of `row` at `time[0]`: true when it was held with its lease running. */
+  claim(row: number, id: number): boolean;
   forget(row: number): void;
   clear(): void;
 }
@@ -23,11 +33,14 @@ export interface RowTicketLedger {
  * import { createRowTicketLedger } from './row-ticket-ledger.js';
  * const ledger = createRowTicketLedger();
  * const id = ledger.nextId();
- * ledger.hold(7, id, 600_000);
- * ledger.live(7, 1_000); // 1
- * ledger.claim(7, id, 1_000); // true
+ * ledger.time[0] = 600_000; // the lease's end
+ * ledger.hold(7, id);
+ * ledger.time[0] = 1_000; // now
+ * ledger.live(7); // 1
+ * ledger.claim(7, id); // true
  */
 export function createRowTicketLedger(): RowTicketLedger {
+  const time = new Float64Array(1);
   /** Per row, side by side: the first ticket's id (0: none; negated while the list holds some) and lease end. */
   let first = new Float64Array(2048);
   /** Per row, how many tickets its list holds. */
@@ -72,8 +85,10 @@ export function createRowTicketLedger(): RowTicketLedger {
     mark(row);
   };
   return {
+    time,
     nextId: () => ++lastId,
-    live(row, t) {
+    live(row) {
+      const t = time[0]!;
       if (row >= extra.length || first[2 * row] === 0) return 0;
       if (first[2 * row]! < 0) {
         const list = more[row]!;
@@ -84,7 +99,8 @@ export function createRowTicketLedger(): RowTicketLedger {
       if (first[2 * row + 1]! <= t) promote(row);
       return first[2 * row] === 0 ? 0 : 1 + extra[row]!;
     },
-    hold(row, id, leaseEnd) {
+    hold(row, id) {
+      const leaseEnd = time[0]!;
       ensure(row);
       if (first[2 * row] === 0) {
         first[2 * row] = id;
@@ -97,7 +113,8 @@ export function createRowTicketLedger(): RowTicketLedger {
       extra[row]!++;
       mark(row);
     },
-    claim(row, id, t) {
+    claim(row, id) {
+      const t = time[0]!;
       if (row >= extra.length) return false;
       const held = first[2 * row]!;
       if (held === 0) return false;

@@ -2,7 +2,7 @@
 // Hot path: one call per completion; bench/limits.mjs guards its speed.
 import { allowedVerdict, resetSeconds } from './answers.js';
 import { effectiveTime } from './effective-time.js';
-import { currentReset, windowEnd, windowUsed } from './fixed-window.js';
+import { currentReset, windowUsed } from './fixed-window.js';
 import type { CompleteEvent, ReleaseEvent, Ticket } from './limit-event.js';
 import type { LimitsConfig, LimitsResource } from './limits-config.js';
 import type { LogArena } from './log-arena.js';
@@ -88,26 +88,28 @@ export function closeLogs(
 }
 
 /**
- * Completes or releases a ticket the store holds, in place: frees its slot, charges CPU time into
- * the CPU logs, refunds a 304 in the window that counted it. See stepInto.
+ * Completes or releases a ticket the store holds, in place, at the clock's reading in
+ * `open[OPEN.CLOCK]`: frees its slot, charges CPU time into the CPU logs, refunds a 304 in the
+ * window that counted it. See stepIntoAtClock.
  * @example
  * import { defaultLimits } from 'tollgate/limits';
  * import { AdmissionTicket } from './limit-event.js';
  * import { LogArena } from './log-arena.js';
  * import { STATE_WIDTH } from './state-layout.js';
+ * import { OPEN, open } from './open-logs.js';
  * import { finish } from './step-finish.js';
  * import { SLOT } from './state-layout.js';
  * const row = new Float64Array(STATE_WIDTH);
  * row[SLOT.inFlight] = 1;
  * const ticket = new AdmissionTicket('user:octocat', 'core', false, 5000, 0, -1, 7);
- * finish(row, 0, { kind: 'complete', ticket, status: 200, cpuMs: 40 }, 1_000, defaultLimits(), new LogArena());
+ * open[OPEN.CLOCK] = 1_000; // the clock's reading for the event (see stepIntoAtClock)
+ * finish(row, 0, { kind: 'complete', ticket, status: 200, cpuMs: 40 }, defaultLimits(), new LogArena());
  * row[SLOT.cpu]; // 40 (one entry, stamped 1,000, packed)
  */
 export function finish(
   row: Float64Array,
   o: number,
   e: CompleteEvent | ReleaseEvent,
-  now: number,
   config: LimitsConfig,
   arena: LogArena,
 ): Verdict {
@@ -116,8 +118,8 @@ export function finish(
   const uses = plan.uses;
   const ticket = e.ticket;
   const at = row[o + SLOT.at]!;
-  // t = effectiveTime(now, at), through the shared scratch (see setEventTimes).
-  setEventTimes(now, row, o + SLOT.at);
+  // t = effectiveTime(now, at) at the clock's reading, through the shared scratch (see setEventTimes).
+  setEventTimes(row, o + SLOT.at);
   const t = openScratch[OPEN.NOW]!;
   const elapsed = t - at;
   const ws = windowSlot(ticket.resource);
@@ -157,16 +159,12 @@ export function finish(
   row[o + ws + 1] = used;
   closeLogs(arena, row, o, mask, plan);
   // currentReset and windowUsed, with the window's end computed once.
-  const end = windowEnd(t, resourceWindowMs(ticket.resource, config));
+  // windowEnd and resetSeconds written out: a time passed to a call V8 does not inline is boxed
+  // into a heap number (16 B per completion in the sampling heap profile).
+  const end = Math.ceil((t + resourceWindowMs(ticket.resource, config)) / 1000) * 1000;
   const open = storedReset > t && storedReset <= end;
-  return allowedVerdict(
-    ticket.resource,
-    ticket.limit,
-    open ? used : 0,
-    resetSeconds(open ? storedReset : end),
-    null,
-    config,
-  );
+  const resetS = Math.ceil((open ? storedReset : end) / 1000);
+  return allowedVerdict(ticket.resource, ticket.limit, open ? used : 0, resetS, null, config);
 }
 
 /**

@@ -1,7 +1,6 @@
 /** The transition of the limits over a packed state row and its logs: the one implementation `step` wraps. */
 // Hot path: one call per admission and one per completion; bench/limits.mjs guards its speed.
-import { allowedVerdict, deniedVerdict, resetSeconds } from './answers.js';
-import { windowEnd } from './fixed-window.js';
+import { allowedVerdict, deniedVerdict } from './answers.js';
 import { AdmissionTicket, type AdmitEvent, type LimitEvent } from './limit-event.js';
 import type { LimitRule, LimitsConfig } from './limits-config.js';
 import type { LogArena } from './log-arena.js';
@@ -46,16 +45,43 @@ export function stepInto(
   hint = -1,
   ticketId = 0,
 ): Verdict {
+  openScratch[OPEN.CLOCK] = now;
+  return stepIntoAtClock(row, offset, event, config, arena, hint, ticketId);
+}
+
+/**
+ * stepInto at the clock's reading the caller wrote into `open[OPEN.CLOCK]` (open-logs.ts) rather
+ * than passed: an epoch-ms double passed to a function V8 does not inline is boxed into a 16-byte
+ * heap number, one per event, so the memory store and the limiter hand the time over in memory.
+ * @example
+ * import { type AdmitEvent, defaultLimits } from 'tollgate/limits';
+ * import { LogArena } from './log-arena.js';
+ * import { OPEN, open } from './open-logs.js';
+ * import { STATE_WIDTH } from './state-layout.js';
+ * import { stepIntoAtClock } from './step-into.js';
+ * const event: AdmitEvent = { kind: 'admit', key: 'user:octocat', resource: 'core', limit: 5000,
+ *   cost: 1, content: false, graphql: false, countsPrimary: true };
+ * open[OPEN.CLOCK] = 1_700_000_000_000;
+ * stepIntoAtClock(new Float64Array(STATE_WIDTH), 0, event, defaultLimits(), new LogArena()).allowed; // true
+ */
+export function stepIntoAtClock(
+  row: Float64Array,
+  offset: number,
+  event: LimitEvent,
+  config: LimitsConfig,
+  arena: LogArena,
+  hint = -1,
+  ticketId = 0,
+): Verdict {
   return event.kind === 'admit'
-    ? admit(row, offset, event, now, config, arena, hint, ticketId)
-    : finish(row, offset, event, now, config, arena);
+    ? admit(row, offset, event, config, arena, hint, ticketId)
+    : finish(row, offset, event, config, arena);
 }
 
 function admit(
   row: Float64Array,
   o: number,
   e: AdmitEvent,
-  now: number,
   config: LimitsConfig,
   arena: LogArena,
   hint: number,
@@ -67,8 +93,9 @@ function admit(
   // Bad readings (NaN, a clock stepped back, a stamp from the future) neither corrupt nor freeze
   // the state: see effectiveTime. Whole milliseconds keep every count exact.
   const at = row[o + SLOT.at]!;
+  const now = openScratch[OPEN.CLOCK]!;
   // t = effectiveTime(now, at), through the shared scratch (see setEventTimes).
-  setEventTimes(now, row, o + SLOT.at);
+  setEventTimes(row, o + SLOT.at);
   const t = openScratch[OPEN.NOW]!;
   // retry-after counts from the caller's clock, which may be a little behind t (skew): waiting it
   // must be enough.
@@ -80,7 +107,8 @@ function admit(
   const storedUsed = row[o + ws + 1]!;
   const windowMs = resourceWindowMs(e.resource, config);
   // currentReset and windowUsed, with the window's end computed once.
-  const end = windowEnd(t, windowMs);
+  // windowEnd, written out: a time passed to a call V8 does not inline is boxed (see finish).
+  const end = Math.ceil((t + windowMs) / 1000) * 1000;
   const open = storedReset > t && storedReset <= end;
   const reset = open ? storedReset : end;
   const used = open ? storedUsed : 0;
@@ -178,14 +206,15 @@ function admit(
     row[o + ws + 1] = newUsed;
   }
   closeLogs(arena, row, o, mask, plan);
-  const ticket = new AdmissionTicket(
+  // The window's end in seconds (see AdmissionTicket.counted): no heap number per admission.
+  const ticket = AdmissionTicket.counted(
     e.key,
     e.resource,
     e.graphql,
     e.limit,
-    counted ? reset : 0,
+    counted ? reset / 1000 : 0,
     hint,
     ticketId,
   );
-  return allowedVerdict(e.resource, e.limit, newUsed, resetSeconds(reset), ticket, config);
+  return allowedVerdict(e.resource, e.limit, newUsed, Math.ceil(reset / 1000), ticket, config);
 }

@@ -2,61 +2,31 @@
 // Hot path: one apply per admission and per completion; bench/limits.mjs guards its speed.
 import { checkOptions } from '../core/check-options.js';
 import { TollgateError } from '../core/errors.js';
+import { withApplierAtClock } from '../limits/clocked-store.js';
 import { defaultLimits } from '../limits/default-limits.js';
-import { effectiveTime } from '../limits/effective-time.js';
 import { IDENTITY_STATE_FIELDS, type IdentityState } from '../limits/identity-state.js';
 import { AdmissionTicket, eventKey, type LimitEvent, TicketIssuer } from '../limits/limit-event.js';
 import type { LimitsConfig } from '../limits/limits-config.js';
-import type { SyncLimitsStore } from '../limits/limits-store.js';
 import { LogArena } from '../limits/log-arena.js';
 import { logPlan } from '../limits/log-rules.js';
+import { OPEN, open, setEventTimes } from '../limits/open-logs.js';
 import { freeRowLogs, rowLogs, rowLogsExpireAt } from '../limits/row-logs.js';
 import { createRowTicketLedger } from '../limits/row-ticket-ledger.js';
 import { rowExpiresAt } from '../limits/state-expiry.js';
 import { ROW_LOGS, SLOT, STATE_WIDTH, unpackState } from '../limits/state-layout.js';
 import { unheldVerdict } from '../limits/step-finish.js';
-import { stepInto } from '../limits/step-into.js';
+import { stepIntoAtClock } from '../limits/step-into.js';
 import type { Verdict } from '../limits/verdict.js';
+import type { MemoryStore, MemoryStoreOptions } from './memory-store-types.js';
 import { MEMORY_STORE_OPTIONS } from './store-options-spec.js';
+
+export type { MemoryStore, MemoryStoreOptions } from './memory-store-types.js';
 
 /** IdentityState's number fields, in row order. */
 const STATE_FIELDS = IDENTITY_STATE_FIELDS;
 /** Every this many applies, the clock hand checks a few identities for expiry. */
 const SWEEP_EVERY = 64;
 const SWEEP_BATCH = 4;
-
-/**
- * Options of `createMemoryStore`.
- * @example
- * import { type MemoryStoreOptions } from 'tollgate';
- * const options: MemoryStoreOptions = { maxIdentities: 100_000 };
- */
-export interface MemoryStoreOptions {
-  /** At most this many identities are kept; beyond it one not used recently is dropped. Default 1,000,000. */
-  readonly maxIdentities?: number;
-}
-
-/**
- * The memory store, with its housekeeping.
- * @example
- * import { createMemoryStore } from 'tollgate';
- * import type { MemoryStore } from './memory-store.js';
- * const store: MemoryStore = createMemoryStore();
- * store.size; // 0
- */
-export interface MemoryStore extends SyncLimitsStore {
-  /** Identities currently held. */
-  readonly size: number;
-  /** Identities dropped while their state was still live (the store was full). */
-  readonly evictions: number;
-  /** Drops every identity whose state has expired at `now`; returns how many. */
-  sweep(now: number, config: LimitsConfig): number;
-  /** Forgets one identity: fresh limits, and its tickets in flight settle nothing. */
-  reset(key: string): void;
-  clear(): void;
-  /** Nothing to flush: every answer was given when it was asked for. Here for the store contract. */
-  close(): void;
-}
 
 /**
  * The in-process store. State lives in one Float64Array (16 numbers, 128 bytes per identity)
@@ -114,10 +84,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
 
   const expired = (row: number, now: number, config: LimitsConfig) => {
     const offset = row * STATE_WIDTH;
-    return (
-      Math.max(rowExpiresAt(slab, offset, config), rowLogsExpireAt(slab, offset, arena, logPlan(config))) <=
-      now
-    );
+    // The row's own numbers first: while a window, bucket or lease runs, the row is live and its
+    // logs (arena blocks a sweep would read cold, most of them live) are not read.
+    if (rowExpiresAt(slab, offset, config) > now) return false;
+    return rowLogsExpireAt(slab, offset, arena, logPlan(config)) <= now;
   };
   const drop = (row: number): void => {
     tickets.forget(row);
@@ -175,7 +145,6 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     index: number,
     admitted: Verdict,
     settle: { readonly status: number; readonly cpuMs: number },
-    now: number,
     config: LimitsConfig,
   ): void => {
     const completion = {
@@ -184,10 +153,84 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       status: settle.status,
       cpuMs: settle.cpuMs,
     } as const;
-    stepInto(slab, offset, completion, now, config, arena, index, 0);
+    stepIntoAtClock(slab, offset, completion, config, arena, index, 0);
   };
 
-  return {
+  // The event at the clock's reading in `open[OPEN.CLOCK]` (see clocked-store.ts): the limiter
+  // hands the time over in memory, `apply` writes it there first.
+  const applyAtClock = (event: LimitEvent, config: LimitsConfig): Verdict => {
+    lastConfig = config;
+    if (++calls % SWEEP_EVERY === 0 && rows.size > 0) sweepSome(open[OPEN.CLOCK]!, config);
+    const key = eventKey(event);
+    // Tickets (and the limiter's identities) remember the row of their identity: checked against
+    // the key, the hint saves the map lookup.
+    const hint = event.kind === 'admit' ? (event.hint ?? -1) : event.ticket.hint;
+    const row = hint >= 0 && keys[hint] === key ? hint : rows.get(key);
+    if (event.kind !== 'admit') {
+      // A ticket is a claim on a slot this store holds: a copy, a forgery, or one settled or
+      // expired already changes nothing.
+      if (row === undefined) return unheldVerdict(scratch, 0, event.ticket, open[OPEN.CLOCK]!, config);
+      const offset = row * STATE_WIDTH;
+      if (AdmissionTicket.isFrom(event.ticket, issuer)) {
+        // The event's time, read back from the kernel's scratch (returned, it would be boxed).
+        setEventTimes(slab, offset + SLOT.at);
+        tickets.time[0] = open[OPEN.NOW]!;
+      }
+      if (!AdmissionTicket.isFrom(event.ticket, issuer) || !tickets.claim(row, event.ticket.id))
+        return unheldVerdict(slab, offset, event.ticket, open[OPEN.CLOCK]!, config);
+      used[row] = 1;
+      return stepIntoAtClock(slab, offset, event, config, arena, row, 0);
+    }
+    const id = tickets.nextId();
+    const leaseMs = config.secondary.concurrency.leaseMs;
+    if (row !== undefined) {
+      const offset = row * STATE_WIDTH;
+      setEventTimes(slab, offset + SLOT.at);
+      const t = open[OPEN.NOW]!;
+      used[row] = 1;
+      // INVARIANT: the in-flight count is the number of tickets held with a lease still running.
+      // The row's count never falls below the tickets the ledger holds for it (each event sets it
+      // to the live count, then both move by one; a claim the ledger refuses only drops a ticket),
+      // so a row showing none holds none: the ledger is not read.
+      if (slab[offset + SLOT.inFlight] !== 0) {
+        tickets.time[0] = t;
+        slab[offset + SLOT.inFlight] = tickets.live(row);
+      }
+      const verdict = stepIntoAtClock(slab, offset, event, config, arena, row, id);
+      if (verdict.allowed) {
+        if (event.settle !== undefined) settleAtOnce(offset, row, verdict, event.settle, config);
+        else {
+          tickets.time[0] = t + leaseMs;
+          tickets.hold(row, id);
+          AdmissionTicket.stamp(verdict.ticket as AdmissionTicket, issuer);
+        }
+      }
+      return verdict;
+    }
+    // A new identity: its first transition runs on the scratch row (all zero).
+    setEventTimes(scratch, SLOT.at);
+    const t = open[OPEN.NOW]!;
+    const verdict = stepIntoAtClock(scratch, 0, event, config, arena, -1, id);
+    // A denied first request leaves no state to keep (all or nothing), and the scratch row as it was.
+    if (!verdict.allowed) return verdict;
+    if (rows.size >= maxIdentities) evictOne(open[OPEN.CLOCK]!, config);
+    const fresh = allocate();
+    slab.set(scratch, fresh * STATE_WIDTH);
+    scratch.fill(0);
+    if (event.settle !== undefined) settleAtOnce(fresh * STATE_WIDTH, fresh, verdict, event.settle, config);
+    // A new row earns its second chance only when used again: one-off callers go first.
+    used[fresh] = 0;
+    rows.set(key, fresh);
+    keys[fresh] = key;
+    if (event.settle === undefined) {
+      tickets.time[0] = t + leaseMs;
+      tickets.hold(fresh, id);
+      AdmissionTicket.stamp(verdict.ticket as AdmissionTicket, issuer);
+    }
+    return verdict;
+  };
+
+  const store: MemoryStore = {
     sync: true,
     settlesAdmissions: true,
     get size() {
@@ -197,65 +240,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       return evictions;
     },
     apply(event: LimitEvent, now: number, config: LimitsConfig): Verdict {
-      lastConfig = config;
-      if (++calls % SWEEP_EVERY === 0 && rows.size > 0) sweepSome(now, config);
-      const key = eventKey(event);
-      // Tickets (and the limiter's identities) remember the row of their identity: checked against
-      // the key, the hint saves the map lookup.
-      const hint = event.kind === 'admit' ? (event.hint ?? -1) : event.ticket.hint;
-      const row = hint >= 0 && keys[hint] === key ? hint : rows.get(key);
-      if (event.kind !== 'admit') {
-        // A ticket is a claim on a slot this store holds: a copy, a forgery, or one settled or
-        // expired already changes nothing.
-        if (row === undefined) return unheldVerdict(scratch, 0, event.ticket, now, config);
-        const offset = row * STATE_WIDTH;
-        if (
-          !AdmissionTicket.isFrom(event.ticket, issuer) ||
-          !tickets.claim(row, event.ticket.id, effectiveTime(now, slab[offset + SLOT.at]!))
-        )
-          return unheldVerdict(slab, offset, event.ticket, now, config);
-        used[row] = 1;
-        return stepInto(slab, offset, event, now, config, arena, row, 0);
-      }
-      const id = tickets.nextId();
-      if (row !== undefined) {
-        const offset = row * STATE_WIDTH;
-        const t = effectiveTime(now, slab[offset + SLOT.at]!);
-        used[row] = 1;
-        // INVARIANT: the in-flight count is the number of tickets held with a lease still running.
-        // The row's count never falls below the tickets the ledger holds for it (each event sets it
-        // to the live count, then both move by one; a claim the ledger refuses only drops a ticket),
-        // so a row showing none holds none: the ledger is not read.
-        if (slab[offset + SLOT.inFlight] !== 0) slab[offset + SLOT.inFlight] = tickets.live(row, t);
-        const verdict = stepInto(slab, offset, event, now, config, arena, row, id);
-        if (verdict.allowed) {
-          if (event.settle !== undefined) settleAtOnce(offset, row, verdict, event.settle, now, config);
-          else {
-            tickets.hold(row, id, t + config.secondary.concurrency.leaseMs);
-            AdmissionTicket.stamp(verdict.ticket as AdmissionTicket, issuer);
-          }
-        }
-        return verdict;
-      }
-      // A new identity: its first transition runs on the scratch row (all zero).
-      const verdict = stepInto(scratch, 0, event, now, config, arena, -1, id);
-      // A denied first request leaves no state to keep (all or nothing), and the scratch row as it was.
-      if (!verdict.allowed) return verdict;
-      if (rows.size >= maxIdentities) evictOne(now, config);
-      const fresh = allocate();
-      slab.set(scratch, fresh * STATE_WIDTH);
-      scratch.fill(0);
-      if (event.settle !== undefined)
-        settleAtOnce(fresh * STATE_WIDTH, fresh, verdict, event.settle, now, config);
-      // A new row earns its second chance only when used again: one-off callers go first.
-      used[fresh] = 0;
-      rows.set(key, fresh);
-      keys[fresh] = key;
-      if (event.settle === undefined) {
-        tickets.hold(fresh, id, effectiveTime(now, 0) + config.secondary.concurrency.leaseMs);
-        AdmissionTicket.stamp(verdict.ticket as AdmissionTicket, issuer);
-      }
-      return verdict;
+      open[OPEN.CLOCK] = now;
+      return applyAtClock(event, config);
     },
     read(key: string, config?: LimitsConfig): IdentityState | undefined {
       const row = rows.get(key);
@@ -286,4 +272,5 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       hand = 0;
     },
   };
+  return withApplierAtClock(store, applyAtClock);
 }

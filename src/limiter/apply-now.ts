@@ -1,0 +1,39 @@
+/** A synchronous store's apply at the limiter's clock: for tollgate's memory store, the reading handed over in memory. */
+import { applierAtClock } from '../limits/clocked-store.js';
+import type { LimitEvent } from '../limits/limit-event.js';
+import type { LimitsConfig } from '../limits/limits-config.js';
+import type { SyncLimitsStore } from '../limits/limits-store.js';
+import { OPEN, open } from '../limits/open-logs.js';
+import type { Verdict } from '../limits/verdict.js';
+
+/**
+ * `store.apply(event, clock(), config)` for a synchronous store; for tollgate's memory store, the
+ * clock's reading written into the kernel's scratch and the store's apply at it, so the time is
+ * never a heap number of its own. The clock is the limiter's (`Date.now` unless it was given one).
+ * @example
+ * import { defaultLimits } from '../limits/default-limits.js';
+ * import { createMemoryStore } from '../stores/memory-store.js';
+ * import { applyingNow } from './apply-now.js';
+ * const apply = applyingNow(createMemoryStore(), () => 1_700_000_000_000, defaultLimits());
+ * apply({ kind: 'admit', key: 'user:octocat', resource: 'core', limit: 5000, cost: 1, content: false, graphql: false, countsPrimary: true }).allowed; // true
+ */
+export function applyingNow(
+  store: SyncLimitsStore,
+  clock: () => number,
+  config: LimitsConfig,
+): (event: LimitEvent) => Verdict {
+  const atClock = applierAtClock(store);
+  if (atClock === undefined) return (event) => store.apply(event, clock(), config);
+  // The default clock called as itself: V8 reads Date.now into the scratch as a plain double,
+  // where a call through the `clock` variable returns a heap number once it is not inlined (a
+  // process that made several limiters).
+  if (clock === Date.now)
+    return (event) => {
+      open[OPEN.CLOCK] = Date.now();
+      return atClock(event, config);
+    };
+  return (event) => {
+    open[OPEN.CLOCK] = clock();
+    return atClock(event, config);
+  };
+}
