@@ -1,32 +1,26 @@
 // Bytes allocated per operation (authorize, admit + complete, both), and the memory store's bytes
 // per idle and per busy identity; printed after the in-process scenarios.
-import { bytesPerOp } from './allocations.mjs';
-import { withFreshTokens } from './request-mix.mjs';
+import { spawnSync } from 'node:child_process';
 
-export async function measureAllocations({ lib, tables, items, wants, lastStack }) {
+/** Bytes per operation of one measurement, in a fresh process (bench/allocation-child.mjs says why). */
+function bytesInOwnProcess(which) {
+  const child = spawnSync(
+    process.execPath,
+    [new URL('./allocation-child.mjs', import.meta.url).pathname, which],
+    { encoding: 'utf8' },
+  );
+  if (child.status !== 0) throw new Error(`allocation-child ${which} failed: ${child.stderr}`);
+  return JSON.parse(child.stdout.trim().split('\n').pop()).bytes;
+}
+
+export async function measureAllocations({ lib, wants, lastStack }) {
   const allocations = {};
-  if (wants('policy')) {
-    const fresh = withFreshTokens(items);
-    const policy = lib.createPolicy(tables);
-    allocations.authorize = await bytesPerOp((k) => {
-      const item = fresh[k];
-      return policy.authorize(item.request, item.token, item.context);
-    }, items.length);
-  }
-  if (wants('limits') || wants('stack')) {
-    let now = Date.UTC(2026, 0, 1);
-    const limiter = lib.createLimiter({ store: lib.createMemoryStore(), clock: () => (now += 10) });
-    const identities = items.map((item) => limiter.identify(item.token));
-    allocations['admit + complete'] = await bytesPerOp((k) => {
-      const verdict = limiter.admit({ identity: identities[k], method: items[k].method });
-      if (verdict.ticket !== null) limiter.complete(verdict.ticket, { status: 200 });
-      return verdict;
-    }, items.length);
-  }
-  if (lastStack !== null)
-    allocations['authorize + admit + complete'] = await bytesPerOp(lastStack.tollgateOne, items.length);
+  if (wants('policy')) allocations.authorize = bytesInOwnProcess('authorize');
+  if (wants('limits') || wants('stack'))
+    allocations['admit + complete'] = bytesInOwnProcess('admit+complete');
+  if (lastStack !== null) allocations['authorize + admit + complete'] = bytesInOwnProcess('stack');
   console.log(
-    `\n== allocations (bytes per operation: V8's sampling heap profiler, mean over 200,000 operations) ==`,
+    `\n== allocations (bytes per operation: V8's sampling heap profiler, mean over 200,000 operations, each in a process of its own) ==`,
   );
   for (const [name, bytes] of Object.entries(allocations)) console.log(`${name.padEnd(32)} ${bytes}`);
   const target = 1130 / 2;

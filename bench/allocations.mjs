@@ -26,7 +26,7 @@ function sampledBytes(node) {
 const kept = { result: undefined };
 
 /** Bytes per call of `op(k)` for k cycling over `size` inputs (mean over 200,000 calls). */
-export async function bytesPerOp(op, size) {
+export async function bytesPerOp(op, size, warm = WARM) {
   let k = 0;
   const run = (count) => {
     for (let j = 0; j < count; j++) {
@@ -34,7 +34,7 @@ export async function bytesPerOp(op, size) {
       if (++k === size) k = 0;
     }
   };
-  run(WARM); // optimised code, caches filled
+  run(warm); // optimised code, caches filled
   const session = new Session();
   session.connect();
   try {

@@ -3,7 +3,7 @@
 // one permission checked, no visibility, no repository selection, no headers, one counter.
 import { AbilityBuilder, createMongoAbility } from '@casl/ability';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-import { measure, ratioOf, splitRatios } from './measure.mjs';
+import { measure, ratioOf, splitRatios, virtualClock } from './measure.mjs';
 import { buildRouter } from './policy.mjs';
 import { withFreshTokens } from './request-mix.mjs';
 
@@ -46,34 +46,18 @@ function stackRules(entry) {
 // per request (the bytes figure moved between 439 and 615 from one process to the next).
 const keptAnswers = { matched: null, decision: null, verdict: null, completed: null };
 
-export async function runStackBench({ Bench, lib, tables, rules, items, time = 1000 }) {
-  items = withFreshTokens(items);
-  const size = items.length;
+/**
+ * tollgate's side of the stack over `items` (tokens fresh to it): one policy, one limiter on a
+ * virtual clock, and `tollgateOne(k)`, request k of the mix through the gate's straight line.
+ * Also what the bytes figure measures, alone in a process of its own (bench/allocation-child.mjs).
+ */
+export function tollgateStack({ lib, tables, items }) {
   const policy = lib.createPolicy(tables);
   // A fake clock: 10 ms per call (admit and complete each read it), so the 4,096 identities of the
   // mix see a realistic rate and windows roll over during the run instead of every bucket draining.
-  let now = Date.UTC(2026, 0, 1);
-  const limiter = lib.createLimiter({ store: lib.createMemoryStore(), clock: () => (now += 10) });
+  const limiter = lib.createLimiter({ store: lib.createMemoryStore(), clock: virtualClock(10) });
   // Identities are looked up once per token, as the limiter's docs ask; the stack keys by the same.
   const identities = items.map((item) => limiter.identify(item.token));
-  const keys = identities.map((identity) => identity.key);
-
-  const router = buildRouter(tables, rules);
-  const storeRules = new Map(tables.endpoints.map((entry) => [entry.key, stackRules(entry)]));
-  const abilityCache = new Map();
-  const abilities = items.map((item) => {
-    let ability = abilityCache.get(item.token);
-    if (ability === undefined) {
-      ability = abilityOf(item.token);
-      abilityCache.set(item.token, ability);
-    }
-    return ability;
-  });
-  const classes = items.map((item) => classOf(item.token));
-  // One bucket large enough never to reject: rejections are promise rejections, which would cost
-  // the stack more than the bucket check itself.
-  const rateLimiter = new RateLimiterMemory({ points: 1e12, duration: 3600 });
-
   const tollgateOne = (k) => {
     const item = items[k];
     // The gate's straight line: match once, decide once, charge from the endpoint's own row.
@@ -91,6 +75,31 @@ export async function runStackBench({ Bench, lib, tables, rules, items, time = 1
     keptAnswers.completed = completed;
     return decision.status * 2 + (verdict.allowed ? 1 : 0);
   };
+
+  return { policy, identities, tollgateOne };
+}
+
+export async function runStackBench({ Bench, lib, tables, rules, items, time = 1000 }) {
+  items = withFreshTokens(items);
+  const size = items.length;
+  const { policy, identities, tollgateOne } = tollgateStack({ lib, tables, items });
+  const keys = identities.map((identity) => identity.key);
+
+  const router = buildRouter(tables, rules);
+  const storeRules = new Map(tables.endpoints.map((entry) => [entry.key, stackRules(entry)]));
+  const abilityCache = new Map();
+  const abilities = items.map((item) => {
+    let ability = abilityCache.get(item.token);
+    if (ability === undefined) {
+      ability = abilityOf(item.token);
+      abilityCache.set(item.token, ability);
+    }
+    return ability;
+  });
+  const classes = items.map((item) => classOf(item.token));
+  // One bucket large enough never to reject: rejections are promise rejections, which would cost
+  // the stack more than the bucket check itself.
+  const rateLimiter = new RateLimiterMemory({ points: 1e12, duration: 3600 });
 
   const stackOne = async (k) => {
     const item = items[k];
