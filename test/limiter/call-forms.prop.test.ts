@@ -4,15 +4,13 @@
 // shipped table's own charges (content, search, `GET /rate_limit`'s uncounted primary).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createLimiter, createMemoryStore, shippedTables } from '../../src/index.js';
+import { createLimiter, createMemoryStore } from '../../src/index.js';
 import type { LimitCharge, Ticket } from '../../src/limits.js';
 import { T0 } from '../limits/support.js';
 import { fcRuns } from '../setup.js';
+import { shippedCharges } from './shipped-charges.js';
 
-// One row per distinct charge: the table's 500-odd rows hold a handful of them.
-const charges: LimitCharge[] = [
-  ...new Map(shippedTables().endpoints.map((entry) => [JSON.stringify(entry.charge), entry.charge])).values(),
-];
+const charges = shippedCharges;
 
 const stepArb = fc.oneof(
   {

@@ -6,14 +6,13 @@
 // same state. The Proxy's `apply` is called for every event: a wrapper is never gone around.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createLimiter, createMemoryStore, shippedTables } from '../../src/index.js';
-import type { LimitCharge, Ticket } from '../../src/limits.js';
+import { createLimiter, createMemoryStore } from '../../src/index.js';
+import type { Ticket } from '../../src/limits.js';
 import { T0 } from '../limits/support.js';
 import { fcRuns } from '../setup.js';
+import { shippedCharges } from './shipped-charges.js';
 
-const charges: LimitCharge[] = [
-  ...new Map(shippedTables().endpoints.map((entry) => [JSON.stringify(entry.charge), entry.charge])).values(),
-];
+const charges = shippedCharges;
 
 const stepArb = fc.oneof(
   {
