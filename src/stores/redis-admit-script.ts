@@ -18,7 +18,7 @@ export function admitLua(uses: readonly boolean[]): string {
   return `-- An admission the caller stopped waiting for (a deadline on the server's clock) charges nothing:
 -- it was answered by the failure mode already (the store's \`timeoutMs\`).
 if (op == ADMIT or op == AT_ONCE) and timed == 1 then
-  if server_clock() > deadline then return { 2 } end
+  if server_clock() > deadline then return spack('<d', 2) end
 end
 -- \`x\`: admitted and settled at once (a request answered without a slot: a policy refusal that
 -- counts): the same transition as \`a\` then \`c\` at the same instant, in one call.
@@ -107,9 +107,9 @@ ${log(5, '', '  minute = refill(minute, PER_MINUTE, elapsed)\n')}${log(6, '', ' 
   if primary_denied then
     local freed = reset
     if rule ~= 0 then freed = max(reset, retry_at) end
-    return { 0, 1, used, reset, freed, reading }
+    return spack('<dddddd', 0, 1, used, reset, freed, reading)
   end
-  if rule ~= 0 then return { 0, rule, used, reset, retry_at, reading } end
+  if rule ~= 0 then return spack('<dddddd', 0, rule, used, reset, retry_at, reading) end
   local new_used = used
   if counts then new_used = used + 1 end
   s[1] = t
@@ -141,7 +141,7 @@ ${log(5, '    charge_log(logs[5], t, 1, 1)\n')}${log(6, '    charge_log(logs[6],
     charge_log(logs[3], t, min(charge, CPU), LOG_QUANTA[3])
     if graphql then charge_log(logs[4], t, min(charge, GQL_CPU), LOG_QUANTA[4]) end
     save(key, t, logs, held)
-    return { 1, new_used, reset, counted_reset, 0 }
+    return spack('<ddddd', 1, new_used, reset, counted_reset, 0)
   end
   -- A ticket id is never handed out twice for an identity: the time, and a counter within it.
   -- Ids only grow while the identity has state (and start from the time after it expired).
@@ -150,7 +150,7 @@ ${log(5, '    charge_log(logs[5], t, 1, 1)\n')}${log(6, '    charge_log(logs[6],
   if in_flight == 0 or s[18] == 0 then s[18] = lease_end else s[18] = min(s[18], lease_end) end
   -- A rule counted in a log gets its number of the state from save_logs.
   save(key, t, logs, held, spack('>dd', id, lease_end), lease_end)
-  return { 1, new_used, reset, counted_reset, id }
+  return spack('<ddddd', 1, new_used, reset, counted_reset, id)
 end
 `;
 }

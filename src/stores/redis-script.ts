@@ -20,8 +20,26 @@ export const SCRIPT_RULES = [
 /** Resources in the order the script numbers them. */
 export const SCRIPT_RESOURCES = ['core', 'search', 'graphql', 'lfs'] as const;
 
-/** The format of the one argument of every call (redis-protocol.ts writes it). */
-export const ARGS_FORMAT = '>BBBBBBBdddddddd';
+/**
+ * The formats of the one argument of a call, by op (redis-protocol.ts writes them): seven bytes
+ * (op, resource, content, graphql, counts-primary, clock given, deadline given), then the clock
+ * reading and the op's numbers as little-endian doubles. Their lengths differ (39, 55, 47, 15
+ * bytes): the script tells them apart by length.
+ */
+export const ARGS_FORMATS = {
+  /** `a`: limit, cost, deadline. */
+  admit: '<BBBBBBBdddd',
+  /** `x`: limit, cost, deadline, status, CPU ms. */
+  atOnce: '<BBBBBBBdddddd',
+  /** `c` and `r`: status, CPU ms, ticket id, counted reset. */
+  settle: '<BBBBBBBddddd',
+  /** `z`. */
+  reset: '<BBBBBBBd',
+} as const;
+
+/** The bytes a struct format of bytes (B) and doubles (d) reads. */
+const argsLength = (format: string) =>
+  [...format].reduce((n, c) => n + (c === 'd' ? 8 : c === 'B' ? 1 : 0), 0);
 
 /**
  * The limits code for one config; as a library, it ends with the function `run(keys, argv)` that
@@ -33,10 +51,11 @@ export const ARGS_FORMAT = '>BBBBBBBdddddddd';
  * times 1,024, so none is handed out twice; a time no held ticket's lease ends before, 0 while
  * none is held), then the logs longer than one entry, then the tickets held, 16 bytes each (id,
  * lease end: big-endian doubles) in the order handed out. ARGV[1] is one binary string
- * (ARGS_FORMAT): the op (`a` admit, `x` admit and settle at once, `c` complete, `r` release, `z`
+ * (ARGS_FORMATS): the op (`a` admit, `x` admit and settle at once, `c` complete, `r` release, `z`
  * reset), the resource's number, content, graphql, counts-primary, whether a clock reading and a
- * deadline are given (else the server's own `TIME`, and no deadline), then the clock reading,
- * limit, cost, deadline on the server's clock, status, CPU ms, ticket id and counted reset. Every
+ * deadline are given (else the server's own `TIME`, and no deadline), then the clock reading and
+ * the op's numbers (limit, cost, deadline on the server's clock; status, CPU ms; ticket id and
+ * counted reset). The answer is one string of little-endian doubles (decodeAnswer). Every
  * number is an integer below 2^53 (or the caller's clock as given) and every operation the one
  * `stepInto` does, in the same IEEE doubles, so the answers are the memory store's (a
  * differential test holds them to it).
@@ -132,7 +151,18 @@ ${
   concat = table.concat
 end
 local key = KEYS[1]
-local op, resource, content, graphql, counts, clocked, timed, clock, limit, cost, deadline, status, cpu_ms, id, counted_reset = sunpack('${ARGS_FORMAT}', ARGV[1])
+local op, resource, content, graphql, counts, clocked, timed, clock, limit, cost, deadline, status, cpu_ms, id, counted_reset
+local arg = ARGV[1]
+local length = #arg
+if length == ${argsLength(ARGS_FORMATS.admit)} then
+  op, resource, content, graphql, counts, clocked, timed, clock, limit, cost, deadline = sunpack('${ARGS_FORMATS.admit}', arg)
+elseif length == ${argsLength(ARGS_FORMATS.settle)} then
+  op, resource, content, graphql, counts, clocked, timed, clock, status, cpu_ms, id, counted_reset = sunpack('${ARGS_FORMATS.settle}', arg)
+elseif length == ${argsLength(ARGS_FORMATS.atOnce)} then
+  op, resource, content, graphql, counts, clocked, timed, clock, limit, cost, deadline, status, cpu_ms = sunpack('${ARGS_FORMATS.atOnce}', arg)
+else
+  op, resource, content, graphql, counts, clocked, timed, clock = sunpack('${ARGS_FORMATS.reset}', arg)
+end
 content, graphql, counts = content == 1, graphql == 1, counts == 1
 local now
 if clocked == 1 then now = clock else now = server_clock() end
@@ -163,7 +193,7 @@ if op == RESET then
   s[1] = t
   s[17] = counter
   redis.call('SET', key, pack_state(), 'PX', LEASE_MS + SKEW)
-  return { 1 }
+  return spack('<d', 1)
 end
 ${admitLua(uses)}
 -- Complete or release: only a ticket this store holds, with its lease running, settles anything.
@@ -184,8 +214,8 @@ end
 -- currentReset, written out).
 local reset = ceil((t + w) / 1000) * 1000
 if not found then
-  if s[ws] > t and s[ws] <= reset then return { 0, s[ws + 1], s[ws] } end
-  return { 0, 0, reset }
+  if s[ws] > t and s[ws] <= reset then return spack('<ddd', 0, s[ws + 1], s[ws]) end
+  return spack('<ddd', 0, 0, reset)
 end
 local held, after = sub(raw, tickets_at, found - 1), sub(raw, found + 16)
 local logs = load_logs(t, 0, graphql, false)
@@ -210,8 +240,8 @@ settle_logs(logs, t)
 charge_log(logs[3], t, min(charge, CPU), LOG_QUANTA[3])
 if graphql then charge_log(logs[4], t, min(charge, GQL_CPU), LOG_QUANTA[4]) end
 save(key, t, logs, held, after)
-if stored_reset > t and stored_reset <= reset then return { 1, used, stored_reset } end
-return { 1, 0, reset }
+if stored_reset > t and stored_reset <= reset then return spack('<ddd', 1, used, stored_reset) end
+return spack('<ddd', 1, 0, reset)
 ${asLibrary ? 'end\n' : ''}`;
   // A log's span or quantum at a fixed index, written as its number (one table read less each).
   const { spans, quanta } = logPlan(config);

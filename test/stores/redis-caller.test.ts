@@ -31,8 +31,8 @@ function scriptsOnly(client: Redis): RedisClientLike {
     get status() {
       return client.status;
     },
-    evalsha: (...args) => client.evalsha(...(args as [string, number])),
-    eval: (...args) => client.eval(...(args as [string, number])),
+    // Every command but FUNCTION (the store calls FCALL only once it may load its library).
+    callBuffer: (command, ...args) => client.callBuffer(command, ...args),
     getBuffer: (key) => client.getBuffer(key),
     del: (...keys) => client.del(...keys),
   };
