@@ -1,7 +1,7 @@
 /** The admission half of the limits script (ops `a` and `x`): what `stepInto` decides for an admit event, inside Redis. */
 
 /**
- * Placed in the script after the value is read (`raw`, `s`, `t`, `now`, the argument's fields,
+ * Placed in the script after the value is read (`raw`, `s`, `t`, `reading`, the argument's fields,
  * the window `ws` and `w`) and after its functions (`load_logs`, `tickets`, `save`, the buckets'
  * and logs' arithmetic): the deadline check, every rule of the request in `stepInto`'s order, and
  * on admission the charge, the ticket and the save. Ends the script for an admission; a
@@ -23,8 +23,6 @@ end
 -- \`x\`: admitted and settled at once (a request answered without a slot: a policy refusal that
 -- counts): the same transition as \`a\` then \`c\` at the same instant, in one call.
 if op == ADMIT or op == AT_ONCE then
-  local reading = t
-  if now >= 0 and now ~= math.huge then reading = min(floor(now), t) end
   local lease_end = t + LEASE_MS
   -- The tickets held with a lease still running are the requests in flight. s[2] counts the
   -- tickets held, some maybe with their lease run out: 0, and there is none to count; before
@@ -48,7 +46,7 @@ if op == ADMIT or op == AT_ONCE then
   end
   local p = 1
   if graphql then p = 2 end
-  local logs = load_logs(t, p, graphql, content)
+  local logs = load_logs(t, p, graphql, content, op == AT_ONCE)
   drop_logs(logs, t)
   local elapsed = t - s[1]
   -- The fixed window's reset and used (fixed-window.ts: currentReset, windowUsed), written out.
@@ -69,13 +67,13 @@ ${log(1, '', '  rest = refill(rest, REST, elapsed)\n')}${log(2, '', '  gql = ref
     if rule == 0 then rule = points_rule end
     retry_at = max(retry_at, t + wait)
   end
-  wait = log_wait(logs[3], t, LOG_SPANS[3], 1, CPU)
+  wait = read_wait(logs, 3, t, LOG_SPANS[3], 1, CPU)
   if wait > 0 then
     if rule == 0 then rule = 5 end
     retry_at = max(retry_at, t + wait)
   end
   if graphql then
-    wait = log_wait(logs[4], t, LOG_SPANS[4], 1, GQL_CPU)
+    wait = read_wait(logs, 4, t, LOG_SPANS[4], 1, GQL_CPU)
     if wait > 0 then
       if rule == 0 then rule = 6 end
       retry_at = max(retry_at, t + wait)
@@ -145,9 +143,10 @@ ${log(5, '    charge_log(logs[5], t, 1, 1)\n')}${log(6, '    charge_log(logs[6],
   end
   -- A ticket id is never handed out twice for an identity: the time, and a counter within it.
   -- Ids only grow while the identity has state (and start from the time after it expired).
-  local id = max(s[17] + 1, t * 1024)
+  local id = t * 1024
+  if s[17] + 1 > id then id = s[17] + 1 end
   s[17] = id
-  if in_flight == 0 or s[18] == 0 then s[18] = lease_end else s[18] = min(s[18], lease_end) end
+  if in_flight == 0 or s[18] == 0 or lease_end < s[18] then s[18] = lease_end end
   -- A rule counted in a log gets its number of the state from save_logs.
   save(key, t, logs, held, spack('>dd', id, lease_end), lease_end)
   return spack('<ddddd', 1, new_used, reset, counted_reset, id)

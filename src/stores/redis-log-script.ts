@@ -56,13 +56,7 @@ local function raw_log(i, slot) return sub(raw, LOG_AT[i], LOG_AT[i] + 7 - slot 
 -- Its newest entry's time.
 local function raw_newest(i, slot) return (sunpack('>d', raw, LOG_AT[i] + 8 - (slot + 1) * 16)) end
 local function locate(from)
-  for i = 1, 6 do
-    local slot = s[2 + i]
-    if slot < 0 then
-      LOG_AT[i] = from
-      from = from - slot * 16 + 8
-    end
-  end
+${plan.kept.map((k) => `  if s[${3 + k}] < 0 then LOG_AT[${k + 1}] = from; from = from - s[${3 + k}] * 16 + 8 end`).join('\n')}
   return from
 end
 local function load_log(i, at)
@@ -219,6 +213,24 @@ end
 -- event reuses the state's numbers of rules counted in logs). Its entry's time, from the old time.
 local function packed_time(slot) return at0 - (slot - slot % SLOT_SPAN) / SLOT_SPAN end
 ${loadLogsLua(plan.kept)}
+-- log_wait of a log the event may have left unloaded (see load_logs): one it carries as read has
+-- room for \`need\` (0); one packed in its number holds one entry; else it is empty. The same
+-- answers as log_wait gives, loaded, written out for one entry and for none.
+local function read_wait(logs, i, t, span, need, cap)
+  local L = logs[i]
+  if L == true then return 0 end
+  if L then return log_wait(L, t, span, need, cap) end
+  local slot = logs[6 + i]
+  if slot > 0 then
+    local time = packed_time(slot)
+    if time > t - span then
+      if slot % SLOT_SPAN + need <= cap then return 0 end
+      return max(1, time + span - t)
+    end
+  end
+  if need <= cap then return 0 end
+  return span
+end
 local function logs_expire(logs)
   local latest = 0
   for j = 1, NL do

@@ -63,8 +63,6 @@ const argsLength = (format: string) =>
 function limitsCode(config: LimitsConfig, asLibrary: boolean): string {
   const { primary, secondary } = config;
   const { uses } = logPlan(config);
-  /** The state's 18 numbers as arguments of one call. */
-  const STATE = Array.from({ length: 18 }, (_, i) => `s[${i + 1}]`).join(', ');
   /** \`lua\` where log rule \`i\` (1-based) counts in a bucket (else it keeps a log: no refill). */
   const bucket = (i: number, lua: string) => (uses[i - 1] ? '' : `${lua}\n`);
   const windows = [
@@ -76,7 +74,7 @@ function limitsCode(config: LimitsConfig, asLibrary: boolean): string {
   const code = `-- tollgate limits (generated from a LimitsConfig; see src/stores/redis-script.ts)
 -- The library functions the code calls most, as upvalues (a global is two table lookups a use),
 -- taken at the first call (a function library is loaded where the libraries are not visible).
-local floor, ceil, max, min, spack, sunpack, sub, mpack, munpack_limit, concat
+local floor, ceil, max, min, spack, sunpack, sub, mpack, munpack_limit, concat, unpack_all, HUGE
 local WINDOWS = { ${windows.join(', ')} }
 local CONCURRENCY = ${secondary.concurrency.limit}
 local LEASE_MS = ${secondary.concurrency.leaseMs}
@@ -102,7 +100,8 @@ local server_now
 local function server_clock()
   if not server_now then
     local time = redis.call('TIME')
-    server_now = tonumber(time[1]) * 1000 + floor(tonumber(time[2]) / 1000)
+    -- Strings in arithmetic are read as numbers (no call of tonumber).
+    server_now = time[1] * 1000 + floor(time[2] / 1000)
   end
   return server_now
 end
@@ -112,8 +111,9 @@ local function header(at, ...)
   offset = at
   return { ... }
 end
--- The state's numbers as MessagePack (each a separate object, so the value can be read 18 at a time).
-local function pack_state() return mpack(${STATE}) end
+-- The state's numbers as MessagePack (each a separate object, so the value can be read 18 at a
+-- time), passed by \`unpack_all\` (Lua's \`unpack\`: one call, where 18 reads of \`s\` are 18 instructions).
+local function pack_state() return mpack(unpack_all(s, 1, 18)) end
 ${logsLua(config)}
 ${luaFunctions(uses)}
 
@@ -138,7 +138,7 @@ local function save(key, t, logs, held, added, lease)
   end
   local logs_bytes = save_logs(logs, t)
   if not added then added = '' end
-  local value = mpack(${STATE}) .. logs_bytes .. held .. added
+  local value = pack_state() .. logs_bytes .. held .. added
   redis.call('SET', key, value, 'PX', expires - t + SKEW)
 end
 ${
@@ -148,7 +148,7 @@ ${
 }if not floor then
   floor, ceil, max, min = math.floor, math.ceil, math.max, math.min
   spack, sunpack, sub, mpack, munpack_limit = struct.pack, struct.unpack, string.sub, cmsgpack.pack, cmsgpack.unpack_limit
-  concat = table.concat
+  concat, unpack_all, HUGE = table.concat, unpack, math.huge
 end
 local key = KEYS[1]
 local op, resource, content, graphql, counts, clocked, timed, clock, limit, cost, deadline, status, cpu_ms, id, counted_reset
@@ -182,7 +182,15 @@ if raw and rest > 0 then
   tickets_at = locate(rest + 1)
   if tickets_at > #raw then tickets_at = nil end
 end
-local t = effective(now, s[1])
+-- The event's time (effective-time.ts): the clock's reading in whole ms, or the state's time where
+-- the clock reads no time, or a time at most SKEW before the state's (a clock a little behind
+-- another instance's). \`reading\` is the clock's own, for a denial's answer.
+local t, reading = s[1], s[1]
+if now >= 0 and now ~= HUGE then
+  reading = floor(now)
+  if reading >= t or t - reading > SKEW then t = reading end
+  if reading > t then reading = t end
+end
 local ws = 8 + (resource - 1) * 2 + 1 -- Lua index of the resource's reset; its used follows
 local w = WINDOWS[resource]
 -- Reset (\`limiter.reset\`): nothing spent, no ticket held, no log kept. The ticket counter stays,
@@ -218,7 +226,7 @@ if not found then
   return spack('<ddd', 0, 0, reset)
 end
 local held, after = sub(raw, tickets_at, found - 1), sub(raw, found + 16)
-local logs = load_logs(t, 0, graphql, false)
+local logs = load_logs(t, 0, graphql, false, true)
 local elapsed = t - s[1]
 local stored_reset, stored_used = s[ws], s[ws + 1]
 local used = stored_used
