@@ -62,7 +62,13 @@ if op == ADMIT or op == AT_ONCE then
 ${log(1, '', '  rest = refill(rest, REST, elapsed)\n')}${log(2, '', '  gql = refill(gql, GQL, elapsed)\n')}  local points, cap, points_rule = rest, REST, 3
   if graphql then points, cap, points_rule = gql, GQL, 4 end
   local wait
-  if LOG_USES[p] then wait = log_wait(logs[p], t, LOG_SPANS[p], cost, cap) else wait = bucket_wait(points, cost, cap, PW) end
+  if not LOG_USES[p] then
+    wait = bucket_wait(points, cost, cap, PW)
+  elseif logs[p][5] + cost <= cap then
+    wait = 0 -- its left entries dropped (drop_logs): its sum is its live sum
+  else
+    wait = log_wait(logs[p], t, LOG_SPANS[p], cost, cap)
+  end
   if wait > 0 then
     if rule == 0 then rule = points_rule end
     retry_at = max(retry_at, t + wait)
@@ -97,9 +103,13 @@ ${log(5, '', '  minute = refill(minute, PER_MINUTE, elapsed)\n')}${log(6, '', ' 
   -- costs one look per log, not one per entry that left. A primary refusal also waits for any
   -- secondary rule that is full too.
   if primary_denied or rule ~= 0 then
-    local dropped, logs_bytes = kept_dropped(logs)
+    NPARTS = 1
+    local dropped = kept_dropped(logs)
     if dropped or purged then
-      redis.call('SET', key, pack_state() .. logs_bytes .. held, 'KEEPTTL')
+      PARTS[1] = pack_state()
+      NPARTS = NPARTS + 1
+      PARTS[NPARTS] = held
+      redis.call('SET', key, concat(PARTS, '', 1, NPARTS), 'KEEPTTL')
     end
   end
   if primary_denied then

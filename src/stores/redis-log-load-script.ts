@@ -27,12 +27,16 @@ function loadLogLua(i: number): string {
     read === undefined
       ? ''
       : ` or (slot < 0${read[0] === 'true' ? '' : ` and ${read[0]}`} and sunpack('>d', raw, LOG_AT[${i}]) + 1 > ${read[1]})`;
+  // An empty log the event does not charge is left out at once (loaded, it would stay empty,
+  // even when the clock went back: there is no entry to move).
   return `  slot = s[${2 + i}]
-  if back or ${NEEDED[i]} or (slot > 0 and t - packed_time(slot) >= SLOT_MAX_AGE)${room} then
+  if slot == 0 then
+    if ${NEEDED[i]} then ${load} end
+  elseif back or ${NEEDED[i]} or (slot > 0 and t - packed_time(slot) >= SLOT_MAX_AGE)${room} then
     ${load}
   elseif slot < 0 then
     logs[${i}] = true; logs[${6 + i}] = slot; NL = NL + 1; LOADED[NL] = ${i}
-  elseif slot > 0 then
+  else
     logs[${6 + i}] = slot; NP = NP + 1; PACKED[NP] = ${i}
   end`;
 }

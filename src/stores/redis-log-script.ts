@@ -53,6 +53,9 @@ local LOG_AT = {}
 -- number \`slot\` as read) is carried as read: its bytes copied whole, entries that left included
 -- (the next event that reads it drops them, as the memory store opens only the logs it reads).
 local function raw_log(i, slot) return sub(raw, LOG_AT[i], LOG_AT[i] + 7 - slot * 16) end
+-- The pieces of the value a save writes (PARTS[1..NPARTS]: the state, the logs held apart, the
+-- tickets), joined once by table.concat: no piece is copied into a string of its own first.
+local PARTS, NPARTS = {}, 0
 -- Its newest entry's time.
 local function raw_newest(i, slot) return (sunpack('>d', raw, LOG_AT[i] + 8 - (slot + 1) * 16)) end
 local function locate(from)
@@ -130,37 +133,44 @@ local function drop_left(L, t, span)
     L[13] = true
   end
 end
--- The bytes of a log held apart, as the value keeps them: its sum, then its live entries (from the
--- string, then the tail). Joined with \`..\` (one concatenation, no table of parts).
-local function log_bytes(L)
+-- The bytes of a log held apart, as the value keeps them, added to PARTS: its sum, then its live
+-- entries (from the string, then the tail).
+local function add_log_bytes(L)
   local last = L[4]
   if L[7] then last = last - 1 end
-  local entries = ''
-  if last >= L[3] then entries = sub(L[1], L[2] + (L[3] - 1) * 16, L[2] + last * 16 - 1) end
-  if L[7] then return spack('>d', L[5]) .. entries .. spack('>dd', L[8], L[9]) end
-  return spack('>d', L[5]) .. entries
+  NPARTS = NPARTS + 1
+  PARTS[NPARTS] = spack('>d', L[5])
+  if last >= L[3] then
+    NPARTS = NPARTS + 1
+    PARTS[NPARTS] = sub(L[1], L[2] + (L[3] - 1) * 16, L[2] + last * 16 - 1)
+  end
+  if L[7] then
+    NPARTS = NPARTS + 1
+    PARTS[NPARTS] = spack('>dd', L[8], L[9])
+  end
 end
 -- After a refusal, whether a log held apart dropped entries: its state number (-n), and the bytes
--- of the logs held apart.
+-- of the logs held apart added to PARTS.
 local function kept_dropped(logs)
-  local any, bytes = false, ''
+  local any = false
   for j = 1, NL do
     local i = LOADED[j]
     local L = logs[i]
     if L == true then
       s[2 + i] = logs[6 + i]
-      bytes = bytes .. raw_log(i, logs[6 + i])
+      NPARTS = NPARTS + 1
+      PARTS[NPARTS] = raw_log(i, logs[6 + i])
     elseif L[6] then
       local size = L[4] - L[3] + 1
       if L[13] then any = true end
       s[2 + i] = 0
       if size > 0 then
-        bytes = bytes .. log_bytes(L)
+        add_log_bytes(L)
         s[2 + i] = -size
       end
     end
   end
-  return any, bytes
+  return any
 end
 local function settle_log(L, t, span)
   drop_left(L, t, span)
@@ -190,8 +200,14 @@ local function charge_log(L, t, w, quantum)
   if quantum ~= 1 then stamp = t - (t % quantum) end
   L[5] = L[5] + w
   if L[4] >= L[3] then
-    local time, last_w = entry(L, L[4])
-    if time >= stamp then put_last(L, time, last_w + w, true) return end
+    -- The newest entry (entry(L, L[4]), the tail read directly): merged into when not older.
+    local time, last_w
+    if L[7] then time, last_w = L[8], L[9] else time, last_w = entry(L, L[4]) end
+    if time >= stamp then
+      L[14] = false
+      L[7], L[8], L[9] = true, time, last_w + w
+      return
+    end
   end
   put_last(L, stamp, w, false)
 end
@@ -219,7 +235,11 @@ ${loadLogsLua(plan.kept)}
 local function read_wait(logs, i, t, span, need, cap)
   local L = logs[i]
   if L == true then return 0 end
-  if L then return log_wait(L, t, span, need, cap) end
+  if L then
+    -- Loaded, its left entries dropped (drop_logs): its sum is its live sum.
+    if L[5] + need <= cap then return 0 end
+    return log_wait(L, t, span, need, cap)
+  end
   local slot = logs[6 + i]
   if slot > 0 then
     local time = packed_time(slot)
@@ -239,17 +259,20 @@ local function logs_expire(logs)
     if L == true then
       latest = max(latest, raw_newest(i, logs[6 + i]) + LOG_SPANS[i])
     elseif L[4] >= L[3] then
-      latest = max(latest, entry(L, L[4]) + LOG_SPANS[i])
+      local newest
+      if L[7] then newest = L[8] else newest = entry(L, L[4]) end
+      if newest + LOG_SPANS[i] > latest then latest = newest + LOG_SPANS[i] end
     end
   end
   for j = 1, NP do
     local i = PACKED[j]
-    latest = max(latest, packed_time(logs[6 + i]) + LOG_SPANS[i])
+    local ends = packed_time(logs[6 + i]) + LOG_SPANS[i]
+    if ends > latest then latest = ends end
   end
   return latest
 end
--- Writes each log back: into its number of the state when it packs, else into the bytes it returns
--- (the value's bytes after the state), its number -n.
+-- Writes each log back: into its number of the state when it packs, else into PARTS (the value's
+-- bytes after the state), its number -n.
 local function save_logs(logs, at)
   for j = 1, NP do
     local i = PACKED[j]
@@ -259,17 +282,18 @@ local function save_logs(logs, at)
     if time > at - LOG_SPANS[i] then s[2 + i] = (at - time) * SLOT_SPAN + slot % SLOT_SPAN end
   end
   -- In LOADED order: ascending, as the value keeps the logs held apart.
-  local bytes = ''
   for j = 1, NL do
     local i = LOADED[j]
     local L = logs[i]
     if L == true then
       s[2 + i] = logs[6 + i]
-      bytes = bytes .. raw_log(i, logs[6 + i])
+      NPARTS = NPARTS + 1
+      PARTS[NPARTS] = raw_log(i, logs[6 + i])
     elseif L[14] then
       -- Read, not written: its bytes as read (entries that left included, as above).
       s[2 + i] = L[14]
-      bytes = bytes .. raw_log(i, L[14])
+      NPARTS = NPARTS + 1
+      PARTS[NPARTS] = raw_log(i, L[14])
     else
       local size = L[4] - L[3] + 1
       local slot = -size
@@ -280,10 +304,9 @@ local function save_logs(logs, at)
         if age >= 0 and age < SLOT_MAX_AGE and w < SLOT_SPAN then slot = age * SLOT_SPAN + w end
       end
       s[2 + i] = slot
-      if slot < 0 then bytes = bytes .. log_bytes(L) end
+      if slot < 0 then add_log_bytes(L) end
     end
   end
-  return bytes
 end
 `;
 }

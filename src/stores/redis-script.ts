@@ -136,10 +136,16 @@ local function save(key, t, logs, held, added, lease)
     redis.call('DEL', key)
     return
   end
-  local logs_bytes = save_logs(logs, t)
-  if not added then added = '' end
-  local value = pack_state() .. logs_bytes .. held .. added
-  redis.call('SET', key, value, 'PX', expires - t + SKEW)
+  NPARTS = 1 -- PARTS[1]: the state, packed once save_logs wrote its logs' numbers
+  save_logs(logs, t)
+  PARTS[1] = pack_state()
+  NPARTS = NPARTS + 1
+  PARTS[NPARTS] = held
+  if added then
+    NPARTS = NPARTS + 1
+    PARTS[NPARTS] = added
+  end
+  redis.call('SET', key, concat(PARTS, '', 1, NPARTS), 'PX', expires - t + SKEW)
 end
 ${
   // A library's code runs per call inside \`run\`; a script's at its top level, as it always did
