@@ -42,6 +42,11 @@ export interface FailurePolicy {
    */
   open(): boolean;
   watch<T>(pending: Promise<T | null>, late?: (value: T) => void): Promise<T | null>;
+  /** As `watch`, for a call `start` sends a little later (it says when: `call.sending()`). */
+  watchStart<T>(
+    start: (call: CallInFlight) => Promise<T | null>,
+    late?: (value: T) => void,
+  ): Promise<T | null>;
   /** Resolves once every call guarded or watched so far settled. */
   idle(): Promise<void>;
   /** Redis answered, but too late to count (an expired admission): the same pause as a timeout. */
@@ -188,6 +193,7 @@ export function createFailurePolicy(
     guard,
     open: () => connection.status === 'ready' && Date.now() >= downUntil,
     watch: calls.watch,
+    watchStart: calls.watchStart,
     idle: calls.idle,
     failed,
     decide,

@@ -19,6 +19,8 @@ export interface RedisClientLike {
   ): readonly { function?(subcommand: 'LOAD', replace: 'REPLACE', code: string): Promise<unknown> }[];
   getBuffer(key: string): Promise<Buffer | null>;
   del(...keys: string[]): Promise<unknown>;
+  /** The connection's socket (ioredis `Redis`): the store's calls of one event-loop turn leave in one write (redis-send-queue.ts). */
+  readonly stream?: { cork?(): void; uncork?(): void } | undefined;
   /** The server's clock, for admissions' deadlines. */
   time?(): Promise<unknown>;
   once?(event: 'ready', listener: () => void): unknown;

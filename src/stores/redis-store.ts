@@ -19,6 +19,7 @@ import {
   settleArgs,
   settleVerdict,
 } from './redis-protocol.js';
+import { createSendQueue } from './redis-send-queue.js';
 import { createServerClock } from './redis-server-clock.js';
 import { readRedisState } from './redis-state.js';
 import { checkRedisStoreOptions, type RedisStoreOptions } from './redis-store-options.js';
@@ -62,6 +63,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   const policy = createFailurePolicy(client, settings);
   const serverClock = createServerClock(client);
   const caller = createLimitsCaller(client);
+  const sends = createSendQueue(client);
   /** The config of the last call: the one `read` counts logs with and `reset` calls. */
   let lastConfig: LimitsConfig | undefined;
   /** Tickets Redis admitted and nobody settled yet: `close` releases them. */
@@ -125,12 +127,18 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   function admission(event: AdmitEvent, clock: number | undefined, config: LimitsConfig) {
     const late = (answer: ScriptAnswer) => releaseLate(answer, event, clock, config);
     const offset = serverClock.known();
-    if (offset !== null && policy.open()) {
-      // The watch waits at least timeoutMs from now: past that, on the server's clock, the
-      // script charges nothing (the offset is a lower bound, so this is never later).
-      const deadline = offset === undefined ? undefined : Date.now() + timeoutMs + offset;
-      return policy.watch(send(config, event.key, admitArgs(event, clock, deadline)), late);
-    }
+    if (offset !== null && policy.open())
+      return policy.watchStart(
+        (call) =>
+          sends.later(() => {
+            call.sending();
+            // The watch waits at least timeoutMs from now: past that, on the server's clock, the
+            // script charges nothing (the offset is a lower bound, so this is never later).
+            const deadline = offset === undefined ? undefined : Date.now() + timeoutMs + offset;
+            return send(config, event.key, admitArgs(event, clock, deadline));
+          }),
+        late,
+      );
     return policy.guard(async (sent) => {
       const measured = await serverClock.offset();
       if (!sent.waiting) return null;
@@ -164,7 +172,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     if (!outstanding.delete(event.ticket) && closed) return settleVerdict([0, 0, 0], event.ticket, config);
     const args = settleArgs(event, clockArg(now));
     const answer = await (policy.open()
-      ? policy.watch(send(config, event.ticket.key, args))
+      ? policy.watch(sends.later(() => send(config, event.ticket.key, args)))
       : policy.guard(() => send(config, event.ticket.key, args)));
     if (answer !== null) return settleVerdict(answer, event.ticket, config);
     // Settled later, when Redis answers again; a bounded list, oldest dropped first.
