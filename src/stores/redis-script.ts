@@ -94,6 +94,8 @@ local ADMIT, AT_ONCE, COMPLETE, RESET = 97, 120, 99, 122
 -- The value as read, its state's numbers and its time as read (the packed logs' ages count from
 -- it); in a library, the call's keys and arguments (set by each call: the code is loaded once).
 local raw, s, at0
+-- The expiry the value as read was written with, when known (written_expiry), else -1.
+local kept_until
 ${asLibrary ? 'local KEYS, ARGV\n' : ''}-- The server's clock, read once per call: the time of the event (unless the caller gives one) and
 -- the clock an admission's deadline is checked on.
 local server_now
@@ -115,7 +117,7 @@ end
 -- time), passed by \`unpack_all\` (Lua's \`unpack\`: one call, where 18 reads of \`s\` are 18 instructions).
 local function pack_state() return mpack(unpack_all(s, 1, 18)) end
 ${logsLua(config)}
-${luaFunctions(uses)}
+${luaFunctions(uses, logPlan(config).spans)}
 
 -- The value expires when its last window ends, its last bucket is full, its last log entry left
 -- and its last lease ran out (a held ticket keeps \`inFlight\` above 0, so \`t + LEASE_MS\` counts,
@@ -145,7 +147,11 @@ local function save(key, t, logs, held, added, lease)
     NPARTS = NPARTS + 1
     PARTS[NPARTS] = added
   end
-  redis.call('SET', key, concat(PARTS, '', 1, NPARTS), 'PX', expires - t + SKEW)
+  if expires == kept_until then
+    redis.call('SET', key, concat(PARTS, '', 1, NPARTS), 'KEEPTTL')
+  else
+    redis.call('SET', key, concat(PARTS, '', 1, NPARTS), 'PX', expires - t + SKEW)
+  end
 end
 ${
   // A library's code runs per call inside \`run\`; a script's at its top level, as it always did
@@ -188,6 +194,8 @@ if raw and rest > 0 then
   tickets_at = locate(rest + 1)
   if tickets_at > #raw then tickets_at = nil end
 end
+kept_until = -1
+if raw and clocked == 0 then kept_until = written_expiry() end
 -- The event's time (effective-time.ts): the clock's reading in whole ms, or the state's time where
 -- the clock reads no time, or a time at most SKEW before the state's (a clock a little behind
 -- another instance's). \`reading\` is the clock's own, for a denial's answer.
