@@ -46,7 +46,9 @@ if op == ADMIT or op == AT_ONCE then
   end
   local p = 1
   if graphql then p = 2 end
-  local logs = load_logs(t, p, graphql, content, op == AT_ONCE)
+  local cpu_how = 0
+  if op == AT_ONCE then cpu_how = 1 end
+  local logs = load_logs(t, p, graphql, content, cpu_how, cpu_how)
   drop_logs(logs, t)
   local elapsed = t - s[1]
   -- The fixed window's reset and used (fixed-window.ts: currentReset, windowUsed), written out.

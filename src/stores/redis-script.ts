@@ -156,7 +156,9 @@ end
 ${
   // A library's code runs per call inside \`run\`; a script's at its top level, as it always did
   // (a closure over every upvalue above, built on every EVAL, would cost the script more).
-  asLibrary ? 'local function run(keys, argv)\nKEYS, ARGV, server_now = keys, argv, nil\n' : ''
+  asLibrary
+    ? 'local function run(keys, argv)\nKEYS, ARGV, server_now = keys, argv, nil\nCHARGED[3], CHARGED[4] = false, false\n'
+    : ''
 }if not floor then
   floor, ceil, max, min = math.floor, math.ceil, math.max, math.min
   spack, sunpack, sub, mpack, munpack_limit = struct.pack, struct.unpack, string.sub, cmsgpack.pack, cmsgpack.unpack_limit
@@ -240,7 +242,16 @@ if not found then
   return spack('<ddd', 0, 0, reset)
 end
 local held, after = sub(raw, tickets_at, found - 1), sub(raw, found + 16)
-local logs = load_logs(t, 0, graphql, false, true)
+local charge = 0
+if cpu_ms > 0 then charge = ceil(cpu_ms) end
+local cpu_charge, gql_cpu_charge = min(charge, CPU), min(charge, GQL_CPU)
+-- A CPU log held apart is charged straight from the value where it can be (charge_apart: 2).
+local cpu_how, gql_cpu_how = 1, 1
+if t >= at0 and cpu_charge > 0 then
+  if s[5] < 0 and charge_apart(3, t, cpu_charge, LOG_QUANTA[3]) then cpu_how = 2 end
+  if graphql and s[6] < 0 and charge_apart(4, t, gql_cpu_charge, LOG_QUANTA[4]) then gql_cpu_how = 2 end
+end
+local logs = load_logs(t, 0, graphql, false, cpu_how, gql_cpu_how)
 local elapsed = t - s[1]
 local stored_reset, stored_used = s[ws], s[ws + 1]
 local used = stored_used
@@ -249,8 +260,6 @@ if op == COMPLETE and status == 304 and counted_reset ~= 0 and counted_reset == 
 end
 local in_flight = 0
 if s[2] > 0 then in_flight = s[2] - 1 end
-local charge = 0
-if cpu_ms > 0 then charge = ceil(cpu_ms) end
 -- A rule counted in a log keeps its log's number here: no bucket to refill (save_logs writes it).
 ${bucket(1, 's[3] = refill(s[3], REST, elapsed)')}${bucket(2, 's[4] = refill(s[4], GQL, elapsed)')}s[5] = 0
 s[6] = 0
@@ -259,8 +268,8 @@ s[2] = in_flight
 if in_flight == 0 then s[18] = 0 end
 s[ws + 1] = used
 settle_logs(logs, t)
-charge_log(logs[3], t, min(charge, CPU), LOG_QUANTA[3])
-if graphql then charge_log(logs[4], t, min(charge, GQL_CPU), LOG_QUANTA[4]) end
+if cpu_how == 1 then charge_log(logs[3], t, cpu_charge, LOG_QUANTA[3]) end
+if graphql and gql_cpu_how == 1 then charge_log(logs[4], t, gql_cpu_charge, LOG_QUANTA[4]) end
 save(key, t, logs, held, after)
 if stored_reset > t and stored_reset <= reset then return spack('<ddd', 1, used, stored_reset) end
 return spack('<ddd', 1, 0, reset)
