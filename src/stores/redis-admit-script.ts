@@ -46,9 +46,20 @@ if op == ADMIT or op == AT_ONCE then
   end
   local p = 1
   if graphql then p = 2 end
+  -- The points log held apart, with room for the cost once its left entries are dropped, is
+  -- charged straight from the value (drop_apart, charge_apart), not loaded; a refusal by another
+  -- rule leaves it as read.
+  local cap = REST
+  if graphql then cap = GQL end
+  local apart, live, first, newest, newest_w = false, false, 0, 0, 0
+  if LOG_USES[p] and t >= at0 and cost > 0 and s[2 + p] < 0 then
+    live, first, newest, newest_w = drop_apart(p, t, t)
+    apart = live and live + cost <= cap
+  end
   local cpu_how = 0
   if op == AT_ONCE then cpu_how = 1 end
-  local logs = load_logs(t, p, graphql, content, cpu_how, cpu_how)
+  local logs
+  if apart then logs = load_logs(t, 0, graphql, content, cpu_how, cpu_how) else logs = load_logs(t, p, graphql, content, cpu_how, cpu_how) end
   drop_logs(logs, t)
   local elapsed = t - s[1]
   -- The fixed window's reset and used (fixed-window.ts: currentReset, windowUsed), written out.
@@ -61,11 +72,13 @@ if op == ADMIT or op == AT_ONCE then
   if in_flight >= CONCURRENCY then rule = 2; retry_at = t + CONCURRENCY_RETRY_MS end
   -- A rule counted in a log keeps its log's number here: no bucket to refill (save_logs writes it).
   local rest, gql = s[3], s[4]
-${log(1, '', '  rest = refill(rest, REST, elapsed)\n')}${log(2, '', '  gql = refill(gql, GQL, elapsed)\n')}  local points, cap, points_rule = rest, REST, 3
-  if graphql then points, cap, points_rule = gql, GQL, 4 end
+${log(1, '', '  rest = refill(rest, REST, elapsed)\n')}${log(2, '', '  gql = refill(gql, GQL, elapsed)\n')}  local points, points_rule = rest, 3
+  if graphql then points, points_rule = gql, 4 end
   local wait
   if not LOG_USES[p] then
     wait = bucket_wait(points, cost, cap, PW)
+  elseif apart then
+    wait = 0
   elseif logs[p][5] + cost <= cap then
     wait = 0 -- its left entries dropped (drop_logs): its sum is its live sum
   else
@@ -129,7 +142,7 @@ ${log(5, '', '  minute = refill(minute, PER_MINUTE, elapsed)\n')}${log(6, '', ' 
   -- settling to move (every entry is stamped at or before the state's time). A log all of whose
   -- entries left stays as dropped (first index past the last): charging appends to it all the same.
   if t < at0 then settle_logs(logs, t) end
-  if LOG_USES[p] then charge_log(logs[p], t, cost, 1) end
+  if apart then charge_apart(p, cost, t, live, first, newest, newest_w) elseif LOG_USES[p] then charge_log(logs[p], t, cost, 1) end
   s[3] = rest
   s[4] = gql
   if graphql then s[4] = gql + cost * PW else s[3] = rest + cost * PW end

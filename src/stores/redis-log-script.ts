@@ -58,15 +58,17 @@ local function raw_log(i, slot) return sub(raw, LOG_AT[i], LOG_AT[i] + 7 - slot 
 local PARTS, NPARTS = {}, 0
 -- Its newest entry's time.
 local function raw_newest(i, slot) return (sunpack('>d', raw, LOG_AT[i] + 8 - (slot + 1) * 16)) end
--- A CPU log a completion charged straight from the value (charge_apart): its new bytes, state
--- number and newest entry's time; false for any other log (every call starts afresh).
-local CHARGED, CHARGED_SLOT, CHARGED_NEWEST = { false, false, false, false, false, false }, {}, {}
--- Charges \`w\` to log i held apart, as load_log, settle_log, charge_log and save_logs would when the
--- clock did not go back (no entry lies after t): the entries that left are dropped, then \`w\` is
--- merged into the newest entry when that is in the same quantum, else added after it; the new
--- bytes are written straight from the value's (two reads, three pieces, no table). False where
--- those steps must run: every entry left, or one entry stays (it may pack into the state number).
-local function charge_apart(i, t, w, quantum)
+-- A log an event charged straight from the value (drop_apart, then charge_apart: a points log, a
+-- CPU log): its new bytes in three pieces (sum, entries kept, newest entry), state number and
+-- newest entry's time; false for any other log (every call starts afresh).
+local CHARGED, CHARGED_KEPT, CHARGED_LAST = { false, false, false, false, false, false }, {}, {}
+local CHARGED_SLOT, CHARGED_NEWEST = {}, {}
+-- Log i held apart, as drop_left leaves it when the clock did not go back (no entry lies after t):
+-- the entries that left dropped (read from the value, oldest first). Its live part for
+-- charge_apart: the sum of its live entries, the index of the first, the newest (time, weight).
+-- False where load_log and its steps must run: every entry left, or charging at \`stamp\` would
+-- leave one entry (it may pack into the state number).
+local function drop_apart(i, t, stamp)
   local from = LOG_AT[i]
   local n = -s[2 + i]
   local sum, time, weight = sunpack('>ddd', raw, from)
@@ -78,20 +80,26 @@ local function charge_apart(i, t, w, quantum)
     first = first + 1
     time, weight = sunpack('>dd', raw, from + 8 + (first - 1) * 16)
   end
+  if first < n then time, weight = sunpack('>dd', raw, from + 8 + (n - 1) * 16) end
+  if first == n and time >= stamp then return false end
+  return sum, first, time, weight
+end
+-- Then charges \`w\` at \`stamp\` (t, or the start of its quantum), as charge_log and save_logs
+-- would: merged into the newest entry when that is not older, else added after it. The new bytes
+-- are three pieces for PARTS: the sum, the entries kept (one substring of the value), the newest.
+local function charge_apart(i, w, stamp, sum, first, time, weight)
+  local from, n = LOG_AT[i], -s[2 + i]
   local last_at = from + 8 + (n - 1) * 16
-  if first < n then time, weight = sunpack('>dd', raw, last_at) end
-  local stamp = t
-  if quantum ~= 1 then stamp = t - (t % quantum) end
-  sum = sum + w
+  CHARGED[i] = spack('>d', sum + w)
   if time >= stamp then
-    if first == n then return false end
-    CHARGED[i] = spack('>d', sum) .. sub(raw, from + 8 + (first - 1) * 16, last_at - 1) .. spack('>dd', time, weight + w)
+    CHARGED_KEPT[i] = sub(raw, from + 8 + (first - 1) * 16, last_at - 1)
+    CHARGED_LAST[i] = spack('>dd', time, weight + w)
     CHARGED_SLOT[i], CHARGED_NEWEST[i] = first - n - 1, time
   else
-    CHARGED[i] = spack('>d', sum) .. sub(raw, from + 8 + (first - 1) * 16, last_at + 15) .. spack('>dd', stamp, w)
+    CHARGED_KEPT[i] = sub(raw, from + 8 + (first - 1) * 16, last_at + 15)
+    CHARGED_LAST[i] = spack('>dd', stamp, w)
     CHARGED_SLOT[i], CHARGED_NEWEST[i] = first - n - 2, stamp
   end
-  return true
 end
 local function locate(from)
 ${plan.kept.map((k) => `  if s[${3 + k}] < 0 then LOG_AT[${k + 1}] = from; from = from - s[${3 + k}] * 16 + 8 end`).join('\n')}
@@ -324,8 +332,8 @@ local function save_logs(logs, at)
     local L = logs[i]
     if CHARGED[i] then
       s[2 + i] = CHARGED_SLOT[i]
-      NPARTS = NPARTS + 1
-      PARTS[NPARTS] = CHARGED[i]
+      PARTS[NPARTS + 1], PARTS[NPARTS + 2], PARTS[NPARTS + 3] = CHARGED[i], CHARGED_KEPT[i], CHARGED_LAST[i]
+      NPARTS = NPARTS + 3
     elseif L == true then
       s[2 + i] = logs[6 + i]
       NPARTS = NPARTS + 1

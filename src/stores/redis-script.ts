@@ -153,17 +153,42 @@ local function save(key, t, logs, held, added, lease)
     redis.call('SET', key, concat(PARTS, '', 1, NPARTS), 'PX', expires - t + SKEW)
   end
 end
-${
-  // A library's code runs per call inside \`run\`; a script's at its top level, as it always did
-  // (a closure over every upvalue above, built on every EVAL, would cost the script more).
-  asLibrary
-    ? 'local function run(keys, argv)\nKEYS, ARGV, server_now = keys, argv, nil\nCHARGED[3], CHARGED[4] = false, false\n'
-    : ''
-}if not floor then
+-- The library functions, bound to their upvalues at the first call.
+local function bind_libraries()
   floor, ceil, max, min = math.floor, math.ceil, math.max, math.min
   spack, sunpack, sub, mpack, munpack_limit = struct.pack, struct.unpack, string.sub, cmsgpack.pack, cmsgpack.unpack_limit
   concat, unpack_all, HUGE = table.concat, unpack, math.huge
 end
+-- Reads the identity's value (\`raw\`: nil for none) into the state's numbers (\`s\`, its time
+-- \`at0\`), the expiry it was written with (\`kept_until\`), and where its tickets start (the
+-- answer; nil while none is held). A function of its own, as bind_libraries is: \`run\` may
+-- name at most 60 upvalues (Lua 5.1).
+local function read_value(key, clocked)
+  CHARGED[1], CHARGED[2], CHARGED[3], CHARGED[4] = false, false, false, false
+  raw = redis.call('GET', key)
+  -- The state's 18 numbers, then (from \`rest\`) the logs held apart and the tickets.
+  local rest = 0
+  if raw then
+    s = header(munpack_limit(raw, 18))
+    rest = offset
+  else
+    s = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+  end
+  at0 = s[1]
+  local tickets_at
+  if raw and rest > 0 then
+    tickets_at = locate(rest + 1)
+    if tickets_at > #raw then tickets_at = nil end
+  end
+  kept_until = -1
+  if raw and clocked == 0 then kept_until = written_expiry() end
+  return tickets_at
+end
+${
+  // A library's code runs per call inside \`run\`; a script's at its top level, as it always did
+  // (a closure over every upvalue above, built on every EVAL, would cost the script more).
+  asLibrary ? 'local function run(keys, argv)\nKEYS, ARGV, server_now = keys, argv, nil\n' : ''
+}if not floor then bind_libraries() end
 local key = KEYS[1]
 local op, resource, content, graphql, counts, clocked, timed, clock, limit, cost, deadline, status, cpu_ms, id, counted_reset
 local arg = ARGV[1]
@@ -180,24 +205,7 @@ end
 content, graphql, counts = content == 1, graphql == 1, counts == 1
 local now
 if clocked == 1 then now = clock else now = server_clock() end
-raw = redis.call('GET', key)
--- The state's 18 numbers, then (from \`rest\`) the logs held apart and the tickets.
-local rest = 0
-if raw then
-  s = header(munpack_limit(raw, 18))
-  rest = offset
-else
-  s = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
-end
-at0 = s[1]
--- Where the tickets start (past the logs held apart), or nil when none is held.
-local tickets_at
-if raw and rest > 0 then
-  tickets_at = locate(rest + 1)
-  if tickets_at > #raw then tickets_at = nil end
-end
-kept_until = -1
-if raw and clocked == 0 then kept_until = written_expiry() end
+local tickets_at = read_value(key, clocked)
 -- The event's time (effective-time.ts): the clock's reading in whole ms, or the state's time where
 -- the clock reads no time, or a time at most SKEW before the state's (a clock a little behind
 -- another instance's). \`reading\` is the clock's own, for a denial's answer.
@@ -244,12 +252,28 @@ end
 local held, after = sub(raw, tickets_at, found - 1), sub(raw, found + 16)
 local charge = 0
 if cpu_ms > 0 then charge = ceil(cpu_ms) end
-local cpu_charge, gql_cpu_charge = min(charge, CPU), min(charge, GQL_CPU)
+local cpu_charge, gql_cpu_charge = charge, charge
+if cpu_charge > CPU then cpu_charge = CPU end
+if gql_cpu_charge > GQL_CPU then gql_cpu_charge = GQL_CPU end
 -- A CPU log held apart is charged straight from the value where it can be (charge_apart: 2).
 local cpu_how, gql_cpu_how = 1, 1
 if t >= at0 and cpu_charge > 0 then
-  if s[5] < 0 and charge_apart(3, t, cpu_charge, LOG_QUANTA[3]) then cpu_how = 2 end
-  if graphql and s[6] < 0 and charge_apart(4, t, gql_cpu_charge, LOG_QUANTA[4]) then gql_cpu_how = 2 end
+  local stamp = t - (t % LOG_QUANTA[3])
+  if s[5] < 0 then
+    local live, first, newest, newest_w = drop_apart(3, t, stamp)
+    if live then
+      charge_apart(3, cpu_charge, stamp, live, first, newest, newest_w)
+      cpu_how = 2
+    end
+  end
+  stamp = t - (t % LOG_QUANTA[4])
+  if graphql and s[6] < 0 then
+    local live, first, newest, newest_w = drop_apart(4, t, stamp)
+    if live then
+      charge_apart(4, gql_cpu_charge, stamp, live, first, newest, newest_w)
+      gql_cpu_how = 2
+    end
+  end
 end
 local logs = load_logs(t, 0, graphql, false, cpu_how, gql_cpu_how)
 local elapsed = t - s[1]
