@@ -1,7 +1,9 @@
 /** The sliding logs inside the Redis script: what sliding-log.ts and log-slot.ts do, in Lua over the bytes of the identity's value. */
 import type { LimitsConfig } from '../limits/limits-config.js';
 import { logPlan } from '../limits/log-rules.js';
+import { logsApartLua } from './redis-log-apart-script.js';
 import { loadLogsLua } from './redis-log-load-script.js';
+import { logsSaveLua } from './redis-log-save-script.js';
 
 /**
  * The Lua half of the script that keeps the six sliding logs of an identity. A log of at most one
@@ -53,54 +55,9 @@ local LOG_AT = {}
 -- number \`slot\` as read) is carried as read: its bytes copied whole, entries that left included
 -- (the next event that reads it drops them, as the memory store opens only the logs it reads).
 local function raw_log(i, slot) return sub(raw, LOG_AT[i], LOG_AT[i] + 7 - slot * 16) end
--- The pieces of the value a save writes (PARTS[1..NPARTS]: the state, the logs held apart, the
--- tickets), joined once by table.concat: no piece is copied into a string of its own first.
-local PARTS, NPARTS = {}, 0
 -- Its newest entry's time.
 local function raw_newest(i, slot) return (sunpack('>d', raw, LOG_AT[i] + 8 - (slot + 1) * 16)) end
--- A log an event charged straight from the value (drop_apart, then charge_apart: a points log, a
--- CPU log): its new bytes in three pieces (sum, entries kept, newest entry), state number and
--- newest entry's time; false for any other log (every call starts afresh).
-local CHARGED, CHARGED_KEPT, CHARGED_LAST = { false, false, false, false, false, false }, {}, {}
-local CHARGED_SLOT, CHARGED_NEWEST = {}, {}
--- Log i held apart, as drop_left leaves it when the clock did not go back (no entry lies after t):
--- the entries that left dropped (read from the value, oldest first). Its live part for
--- charge_apart: the sum of its live entries, the index of the first, the newest (time, weight).
--- False where load_log and its steps must run: every entry left, or charging at \`stamp\` would
--- leave one entry (it may pack into the state number).
-local function drop_apart(i, t, stamp)
-  local from = LOG_AT[i]
-  local n = -s[2 + i]
-  local sum, time, weight = sunpack('>ddd', raw, from)
-  local edge = t - LOG_SPANS[i]
-  local first = 1
-  while time <= edge do
-    sum = sum - weight
-    if first == n then return false end
-    first = first + 1
-    time, weight = sunpack('>dd', raw, from + 8 + (first - 1) * 16)
-  end
-  if first < n then time, weight = sunpack('>dd', raw, from + 8 + (n - 1) * 16) end
-  if first == n and time >= stamp then return false end
-  return sum, first, time, weight
-end
--- Then charges \`w\` at \`stamp\` (t, or the start of its quantum), as charge_log and save_logs
--- would: merged into the newest entry when that is not older, else added after it. The new bytes
--- are three pieces for PARTS: the sum, the entries kept (one substring of the value), the newest.
-local function charge_apart(i, w, stamp, sum, first, time, weight)
-  local from, n = LOG_AT[i], -s[2 + i]
-  local last_at = from + 8 + (n - 1) * 16
-  CHARGED[i] = spack('>d', sum + w)
-  if time >= stamp then
-    CHARGED_KEPT[i] = sub(raw, from + 8 + (first - 1) * 16, last_at - 1)
-    CHARGED_LAST[i] = spack('>dd', time, weight + w)
-    CHARGED_SLOT[i], CHARGED_NEWEST[i] = first - n - 1, time
-  else
-    CHARGED_KEPT[i] = sub(raw, from + 8 + (first - 1) * 16, last_at + 15)
-    CHARGED_LAST[i] = spack('>dd', stamp, w)
-    CHARGED_SLOT[i], CHARGED_NEWEST[i] = first - n - 2, stamp
-  end
-end
+${logsApartLua()}
 local function locate(from)
 ${plan.kept.map((k) => `  if s[${3 + k}] < 0 then LOG_AT[${k + 1}] = from; from = from - s[${3 + k}] * 16 + 8 end`).join('\n')}
   return from
@@ -175,45 +132,6 @@ local function drop_left(L, t, span)
     L[3] = L[3] + 1
     L[13] = true
   end
-end
--- The bytes of a log held apart, as the value keeps them, added to PARTS: its sum, then its live
--- entries (from the string, then the tail).
-local function add_log_bytes(L)
-  local last = L[4]
-  if L[7] then last = last - 1 end
-  NPARTS = NPARTS + 1
-  PARTS[NPARTS] = spack('>d', L[5])
-  if last >= L[3] then
-    NPARTS = NPARTS + 1
-    PARTS[NPARTS] = sub(L[1], L[2] + (L[3] - 1) * 16, L[2] + last * 16 - 1)
-  end
-  if L[7] then
-    NPARTS = NPARTS + 1
-    PARTS[NPARTS] = spack('>dd', L[8], L[9])
-  end
-end
--- After a refusal, whether a log held apart dropped entries: its state number (-n), and the bytes
--- of the logs held apart added to PARTS.
-local function kept_dropped(logs)
-  local any = false
-  for j = 1, NL do
-    local i = LOADED[j]
-    local L = logs[i]
-    if L == true then
-      s[2 + i] = logs[6 + i]
-      NPARTS = NPARTS + 1
-      PARTS[NPARTS] = raw_log(i, logs[6 + i])
-    elseif L[6] then
-      local size = L[4] - L[3] + 1
-      if L[13] then any = true end
-      s[2 + i] = 0
-      if size > 0 then
-        add_log_bytes(L)
-        s[2 + i] = -size
-      end
-    end
-  end
-  return any
 end
 local function settle_log(L, t, span)
   drop_left(L, t, span)
@@ -294,68 +212,6 @@ local function read_wait(logs, i, t, span, need, cap)
   if need <= cap then return 0 end
   return span
 end
-local function logs_expire(logs)
-  local latest = 0
-  for j = 1, NL do
-    local i = LOADED[j]
-    local L = logs[i]
-    if L == true then
-      local newest
-      if CHARGED[i] then newest = CHARGED_NEWEST[i] else newest = raw_newest(i, logs[6 + i]) end
-      if newest + LOG_SPANS[i] > latest then latest = newest + LOG_SPANS[i] end
-    elseif L[4] >= L[3] then
-      local newest
-      if L[7] then newest = L[8] else newest = entry(L, L[4]) end
-      if newest + LOG_SPANS[i] > latest then latest = newest + LOG_SPANS[i] end
-    end
-  end
-  for j = 1, NP do
-    local i = PACKED[j]
-    local ends = packed_time(logs[6 + i]) + LOG_SPANS[i]
-    if ends > latest then latest = ends end
-  end
-  return latest
-end
--- Writes each log back: into its number of the state when it packs, else into PARTS (the value's
--- bytes after the state), its number -n.
-local function save_logs(logs, at)
-  for j = 1, NP do
-    local i = PACKED[j]
-    local slot = logs[6 + i]
-    s[2 + i] = 0
-    local time = packed_time(slot)
-    if time > at - LOG_SPANS[i] then s[2 + i] = (at - time) * SLOT_SPAN + slot % SLOT_SPAN end
-  end
-  -- In LOADED order: ascending, as the value keeps the logs held apart.
-  for j = 1, NL do
-    local i = LOADED[j]
-    local L = logs[i]
-    if CHARGED[i] then
-      s[2 + i] = CHARGED_SLOT[i]
-      PARTS[NPARTS + 1], PARTS[NPARTS + 2], PARTS[NPARTS + 3] = CHARGED[i], CHARGED_KEPT[i], CHARGED_LAST[i]
-      NPARTS = NPARTS + 3
-    elseif L == true then
-      s[2 + i] = logs[6 + i]
-      NPARTS = NPARTS + 1
-      PARTS[NPARTS] = raw_log(i, logs[6 + i])
-    elseif L[14] then
-      -- Read, not written: its bytes as read (entries that left included, as above).
-      s[2 + i] = L[14]
-      NPARTS = NPARTS + 1
-      PARTS[NPARTS] = raw_log(i, L[14])
-    else
-      local size = L[4] - L[3] + 1
-      local slot = -size
-      if size == 0 then slot = 0 end
-      if size == 1 then
-        local time, w = entry(L, L[3])
-        local age = at - time
-        if age >= 0 and age < SLOT_MAX_AGE and w < SLOT_SPAN then slot = age * SLOT_SPAN + w end
-      end
-      s[2 + i] = slot
-      if slot < 0 then add_log_bytes(L) end
-    end
-  end
-end
+${logsSaveLua()}
 `;
 }

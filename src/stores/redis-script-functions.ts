@@ -5,11 +5,11 @@
  * (redis-log-script.ts: `LOG_USES`, `logs_expire`), which they read. Each mirrors the TypeScript
  * function of the same job in src/limits (fixed-window, token-bucket, state-expiry), in the same
  * IEEE doubles (effective-time is written out where the script reads its clock).
- * Written for the config's log plan (`uses`, LOG_RULES order): a bucket's refill counts in the
- * expiry only for a rule the config counts in a bucket.
+ * Written for the config's log plan (`uses`, LOG_RULES order; `spans`, each log's): a bucket's
+ * refill counts in the expiry only for a rule the config counts in a bucket.
  * @example
  * import { luaFunctions } from './redis-script-functions.js';
- * luaFunctions([true, true, true, true, true, true]).includes('local function refill'); // true
+ * luaFunctions([true, true, true, true, true, true], [60000, 60000, 61000, 61000, 60000, 3600000]).includes('local function refill'); // true
  */
 export function luaFunctions(uses: readonly boolean[], spans: readonly number[]): string {
   /** An expiry line for a rule (1-based log index) counted in a bucket. */

@@ -4,6 +4,7 @@ import { logPlan } from '../limits/log-rules.js';
 import { admitLua } from './redis-admit-script.js';
 import { logsLua } from './redis-log-script.js';
 import { luaFunctions } from './redis-script-functions.js';
+import { settleLua } from './redis-settle-script.js';
 
 /** Rules in the order the script names them (its denial answers carry the 1-based index). */
 export const SCRIPT_RULES = [
@@ -63,8 +64,6 @@ const argsLength = (format: string) =>
 function limitsCode(config: LimitsConfig, asLibrary: boolean): string {
   const { primary, secondary } = config;
   const { uses } = logPlan(config);
-  /** \`lua\` where log rule \`i\` (1-based) counts in a bucket (else it keeps a log: no refill). */
-  const bucket = (i: number, lua: string) => (uses[i - 1] ? '' : `${lua}\n`);
   const windows = [
     primary.windowMs,
     primary.resources.search.windowMs,
@@ -228,76 +227,7 @@ if op == RESET then
   return spack('<d', 1)
 end
 ${admitLua(uses)}
--- Complete or release: only a ticket this store holds, with its lease running, settles anything.
--- One whose lease ran out stays until an admission clears the leases that ended.
--- Found in the value itself: the tickets before it and after it are what is kept.
-local found
-if tickets_at then
-  local needle = spack('>d', id)
-  local from = tickets_at
-  repeat
-    found = string.find(raw, needle, from, true)
-    -- Only where an entry starts: an id's bytes may also appear across two numbers.
-    if found and (found - tickets_at) % 16 ~= 0 then from = found + 1 found = nil else break end
-  until false
-  if found and not (t < s[18] or sunpack('>d', raw, found + 8) > t) then found = nil end
-end
--- The answer shows the window as the completion leaves it (fixed-window.ts: windowUsed and
--- currentReset, written out).
-local reset = ceil((t + w) / 1000) * 1000
-if not found then
-  if s[ws] > t and s[ws] <= reset then return spack('<ddd', 0, s[ws + 1], s[ws]) end
-  return spack('<ddd', 0, 0, reset)
-end
-local held, after = sub(raw, tickets_at, found - 1), sub(raw, found + 16)
-local charge = 0
-if cpu_ms > 0 then charge = ceil(cpu_ms) end
-local cpu_charge, gql_cpu_charge = charge, charge
-if cpu_charge > CPU then cpu_charge = CPU end
-if gql_cpu_charge > GQL_CPU then gql_cpu_charge = GQL_CPU end
--- A CPU log held apart is charged straight from the value where it can be (charge_apart: 2).
-local cpu_how, gql_cpu_how = 1, 1
-if t >= at0 and cpu_charge > 0 then
-  local stamp = t - (t % LOG_QUANTA[3])
-  if s[5] < 0 then
-    local live, first, newest, newest_w = drop_apart(3, t, stamp)
-    if live then
-      charge_apart(3, cpu_charge, stamp, live, first, newest, newest_w)
-      cpu_how = 2
-    end
-  end
-  stamp = t - (t % LOG_QUANTA[4])
-  if graphql and s[6] < 0 then
-    local live, first, newest, newest_w = drop_apart(4, t, stamp)
-    if live then
-      charge_apart(4, gql_cpu_charge, stamp, live, first, newest, newest_w)
-      gql_cpu_how = 2
-    end
-  end
-end
-local logs = load_logs(t, 0, graphql, false, cpu_how, gql_cpu_how)
-local elapsed = t - s[1]
-local stored_reset, stored_used = s[ws], s[ws + 1]
-local used = stored_used
-if op == COMPLETE and status == 304 and counted_reset ~= 0 and counted_reset == stored_reset and stored_used > 0 then
-  used = stored_used - 1
-end
-local in_flight = 0
-if s[2] > 0 then in_flight = s[2] - 1 end
--- A rule counted in a log keeps its log's number here: no bucket to refill (save_logs writes it).
-${bucket(1, 's[3] = refill(s[3], REST, elapsed)')}${bucket(2, 's[4] = refill(s[4], GQL, elapsed)')}s[5] = 0
-s[6] = 0
-${bucket(5, 's[7] = refill(s[7], PER_MINUTE, elapsed)')}${bucket(6, 's[8] = refill(s[8], PER_HOUR, elapsed)')}s[1] = t
-s[2] = in_flight
-if in_flight == 0 then s[18] = 0 end
-s[ws + 1] = used
-settle_logs(logs, t)
-if cpu_how == 1 then charge_log(logs[3], t, cpu_charge, LOG_QUANTA[3]) end
-if graphql and gql_cpu_how == 1 then charge_log(logs[4], t, gql_cpu_charge, LOG_QUANTA[4]) end
-save(key, t, logs, held, after)
-if stored_reset > t and stored_reset <= reset then return spack('<ddd', 1, used, stored_reset) end
-return spack('<ddd', 1, 0, reset)
-${asLibrary ? 'end\n' : ''}`;
+${settleLua(uses)}${asLibrary ? 'end\n' : ''}`;
   // A log's span or quantum at a fixed index, written as its number (one table read less each).
   const { spans, quanta } = logPlan(config);
   return code

@@ -3,7 +3,7 @@ import { checkOptions } from '../core/check-options.js';
 import { TollgateError } from '../core/errors.js';
 import { defaultLimits } from '../limits/default-limits.js';
 import type { IdentityState } from '../limits/identity-state.js';
-import type { AdmitEvent, LimitEvent, Ticket } from '../limits/limit-event.js';
+import type { AdmitEvent, LimitEvent } from '../limits/limit-event.js';
 import type { LimitsConfig } from '../limits/limits-config.js';
 import type { AsyncLimitsStore } from '../limits/limits-store.js';
 import type { Verdict } from '../limits/verdict.js';

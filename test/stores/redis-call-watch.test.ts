@@ -47,7 +47,7 @@ describe('createCallWatch', () => {
     const sent = Array.from({ length: 100 }, () => deferred<number>());
     const answers = sent.map((call) => outcome(calls.watch(call.promise)));
     expect(vi.getTimerCount()).toBe(1);
-    sent.forEach((call, i) => call.resolve(i));
+    for (const [i, call] of sent.entries()) call.resolve(i);
     await vi.advanceTimersByTimeAsync(0);
     expect(answers.map((a) => a.value)).toEqual(sent.map((_, i) => i));
     expect(failures).not.toHaveBeenCalled();
