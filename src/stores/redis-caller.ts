@@ -1,7 +1,7 @@
 /** How the store's calls reach Redis: its function library by `FCALL` (Redis 7), else its script by `EVALSHA`. */
 import { createHash } from 'node:crypto';
 import type { LimitsConfig } from '../limits/limits-config.js';
-import type { ScriptAnswer } from './redis-protocol.js';
+import { decodeAnswer, type ScriptAnswer } from './redis-protocol.js';
 import { limitsLibrary, limitsScript } from './redis-script.js';
 import type { RedisClientLike } from './redis-store-options.js';
 
@@ -64,7 +64,9 @@ function codeOf(config: LimitsConfig): LimitsCode {
  * caller.mode; // 'function'
  */
 export function createLimitsCaller(client: RedisClientLike): LimitsCaller {
-  let functions = typeof client.fcall === 'function' && typeof client.function === 'function';
+  let functions = typeof client.function === 'function';
+  const answer = (command: string, ...args: (string | number | Buffer)[]) =>
+    client.callBuffer(command, ...args).then((reply) => decodeAnswer(reply as Buffer));
   let code: LimitsCode | undefined;
 
   const codeFor = (config: LimitsConfig): LimitsCode => {
@@ -73,11 +75,11 @@ export function createLimitsCaller(client: RedisClientLike): LimitsCaller {
   };
 
   const viaScript = (c: LimitsCode, keys: readonly string[], args: readonly (string | number | Buffer)[]) =>
-    client.evalsha(c.sha, keys.length, ...keys, ...args).catch((error: unknown) => {
+    answer('evalsha', c.sha, keys.length, ...keys, ...args).catch((error: unknown) => {
       if (!messageOf(error).startsWith('NOSCRIPT')) throw error;
       // A restarted or new server: send the script whole; it is cached by SHA from then on.
-      return client.eval(c.script, keys.length, ...keys, ...args);
-    }) as Promise<ScriptAnswer>;
+      return answer('eval', c.script, keys.length, ...keys, ...args);
+    });
 
   /** Functions are missing or refused here: scripts from now on. */
   const toScripts = (c: LimitsCode, keys: readonly string[], args: readonly (string | number | Buffer)[]) => {
@@ -96,20 +98,19 @@ export function createLimitsCaller(client: RedisClientLike): LimitsCaller {
   };
 
   const viaFunction = (c: LimitsCode, keys: readonly string[], args: readonly (string | number | Buffer)[]) =>
-    (client.fcall!(c.name, keys.length, ...keys, ...args) as Promise<ScriptAnswer>).catch(
-      (error: unknown) => {
+    client.callBuffer('fcall', c.name, keys.length, ...keys, ...args).then(
+      (reply) => decodeAnswer(reply as Buffer),
+      (error: unknown): Promise<ScriptAnswer> => {
         const message = messageOf(error);
         if (UNSUPPORTED.test(message)) return toScripts(c, keys, args);
         if (!message.includes(NOT_FOUND)) throw error;
         return load(c).then(
           () =>
-            (client.fcall!(c.name, keys.length, ...keys, ...args) as Promise<ScriptAnswer>).catch(
-              (again: unknown) => {
-                // Loaded, yet not where the keys live (a Cluster client that lists no masters).
-                if (messageOf(again).includes(NOT_FOUND)) return toScripts(c, keys, args);
-                throw again;
-              },
-            ),
+            answer('fcall', c.name, keys.length, ...keys, ...args).catch((again: unknown) => {
+              // Loaded, yet not where the keys live (a Cluster client that lists no masters).
+              if (messageOf(again).includes(NOT_FOUND)) return toScripts(c, keys, args);
+              throw again;
+            }),
           (loadError: unknown) => {
             if (UNSUPPORTED.test(messageOf(loadError))) return toScripts(c, keys, args);
             throw loadError;

@@ -6,6 +6,7 @@ import { AdmissionTicket, type LimitEvent, type Ticket } from '../limits/limit-e
 import type { LimitsConfig } from '../limits/limits-config.js';
 import type { Verdict } from '../limits/verdict.js';
 import { createMemoryStore } from './memory-store.js';
+import { type CallInFlight, createCallWatch } from './redis-call-watch.js';
 import { unavailableVerdict } from './unavailable-verdict.js';
 
 /** What the policy needs of the client: its connection state and, when it has them, its events. */
@@ -29,14 +30,25 @@ export interface FailurePolicyOptions {
 export interface FailurePolicy {
   /**
    * The work's result, or null when Redis is down, paused after a failure, failed, or slower than
-   * `timeoutMs`. `work` is told whether its answer is still awaited (false: send nothing more),
-   * and says when it sends (`sending()`): it gets `timeoutMs` from then, however long the event
-   * loop kept it from sending. A result that arrives after null was answered goes to `late`.
+   * `timeoutMs`. `work` is told whether its answer is still awaited (`call.waiting`; false: send
+   * nothing more), and says when it sends (`call.sending()`): it gets `timeoutMs` from then,
+   * however long the event loop kept it from sending. A result that arrives after null was
+   * answered goes to `late`.
    */
-  guard<T>(
-    work: (awaited: () => boolean, sending: () => void) => Promise<T | null>,
+  guard<T>(work: (call: CallInFlight) => Promise<T | null>, late?: (value: T) => void): Promise<T | null>;
+  /**
+   * True when a call may go out at once: the connection ready, no pause after a failure. Then
+   * `watch` takes a call already sent, as `guard` would have.
+   */
+  open(): boolean;
+  watch<T>(pending: Promise<T | null>, late?: (value: T) => void): Promise<T | null>;
+  /** As `watch`, for a call `start` sends a little later (it says when: `call.sending()`). */
+  watchStart<T>(
+    start: (call: CallInFlight) => Promise<T | null>,
     late?: (value: T) => void,
   ): Promise<T | null>;
+  /** Resolves once every call guarded or watched so far settled. */
+  idle(): Promise<void>;
   /** Redis answered, but too late to count (an expired admission): the same pause as a timeout. */
   failed(): void;
   /** The failure mode's verdict for an event Redis could not take. */
@@ -81,8 +93,9 @@ function shareOf(config: LimitsConfig, share: number): LimitsConfig {
  * The failure policy of one Redis store (a layer around it, as rate-limiter-flexible's insurance
  * limiter is). A timeout counts only time the event loop was free to read the reply: a timer that
  * ran late because the loop was busy waits once more (up to 20 timeouts, at least 1 s, in all),
- * so a reply that arrived is used. A connection still being made is waited for, within the
- * timeout. After a failure, Redis is left alone for `retryAfterFailureMs` and the mode decides.
+ * so a reply that arrived is used (redis-call-watch.ts). A connection still being made is waited
+ * for, within the timeout. After a failure, Redis is left alone for `retryAfterFailureMs` and the
+ * mode decides.
  * @example
  * import { createFailurePolicy } from './redis-failure-policy.js';
  * const policy = createFailurePolicy({ status: 'ready' }, { timeoutMs: 50, onFailure: 'fallback', retryAfterFailureMs: 1000, fallbackShare: 0.5 });
@@ -97,12 +110,12 @@ export function createFailurePolicy(
   /** Tickets answered here (fallback or fail-open): settled here, whatever Redis does meanwhile. */
   const ownTickets = new WeakSet<Ticket>();
   const shares = new WeakMap<LimitsConfig, LimitsConfig>();
-  const maxWaitMs = Math.max(1000, 20 * timeoutMs);
   let downUntil = 0;
 
   const failed = () => {
     downUntil = Date.now() + retryAfterFailureMs;
   };
+  const calls = createCallWatch(timeoutMs, Math.max(1000, 20 * timeoutMs), failed);
 
   /**
    * One 'ready' listener however many admissions wait for the connection (a listener each made
@@ -133,61 +146,13 @@ export function createFailurePolicy(
   }
 
   function guard<T>(
-    work: (awaited: () => boolean, sending: () => void) => Promise<T | null>,
+    work: (call: CallInFlight) => Promise<T | null>,
     late?: (value: T) => void,
-  ) {
+  ): Promise<T | null> {
     if (Date.now() < downUntil || BROKEN.has(connection.status)) return Promise.resolve(null);
-    let waiting = true;
-    let sentAt = Number.NEGATIVE_INFINITY;
-    const awaited = () => waiting;
-    const sending = () => {
-      sentAt = performance.now();
-    };
     const waited = connected();
-    const pending =
-      waited === undefined
-        ? work(awaited, sending)
-        : waited.then(() => (waiting ? work(awaited, sending) : null));
-    return new Promise<T | null>((resolve, reject) => {
-      const started = performance.now();
-      let expected = started + timeoutMs;
-      let timer: ReturnType<typeof setTimeout>;
-      const giveUp = () => {
-        if (!waiting) return;
-        const now = performance.now();
-        // The loop, not Redis, was slow (the timer ran late, or the command went out late): the
-        // reply had no fair chance to arrive and be read yet.
-        const wait = Math.max(now - expected > timeoutMs / 2 ? timeoutMs : 0, sentAt + timeoutMs - now);
-        if (wait > 0 && now - started < maxWaitMs) {
-          expected = now + wait;
-          timer = setTimeout(() => setImmediate(giveUp), wait);
-          return;
-        }
-        waiting = false;
-        failed();
-        resolve(null);
-      };
-      // One turn more than the timer: a reply already read off the socket wins over it.
-      timer = setTimeout(() => setImmediate(giveUp), timeoutMs);
-      pending.then(
-        (value) => {
-          if (waiting) {
-            waiting = false;
-            clearTimeout(timer);
-            resolve(value);
-          } else if (value !== null) late?.(value);
-        },
-        (error: unknown) => {
-          if (!waiting) return;
-          waiting = false;
-          clearTimeout(timer);
-          // A fault of ours (an unreadable state) is not Redis failing: it is thrown, not masked.
-          if (error instanceof TollgateError) return reject(error);
-          failed(); // Redis refused or failed (OOM when full, connection lost, ...)
-          resolve(null);
-        },
-      );
-    });
+    if (waited === undefined) return calls.watchStart(work, late);
+    return calls.watchStart((call) => waited.then(() => (call.waiting ? work(call) : null)), late);
   }
 
   function decide(event: LimitEvent, now: number, config: LimitsConfig): Verdict {
@@ -226,6 +191,10 @@ export function createFailurePolicy(
 
   return {
     guard,
+    open: () => connection.status === 'ready' && Date.now() >= downUntil,
+    watch: calls.watch,
+    watchStart: calls.watchStart,
+    idle: calls.idle,
     failed,
     decide,
     ownsTicket: (ticket) => ownTickets.has(ticket),

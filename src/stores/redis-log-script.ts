@@ -1,7 +1,9 @@
 /** The sliding logs inside the Redis script: what sliding-log.ts and log-slot.ts do, in Lua over the bytes of the identity's value. */
 import type { LimitsConfig } from '../limits/limits-config.js';
 import { logPlan } from '../limits/log-rules.js';
+import { logsApartLua } from './redis-log-apart-script.js';
 import { loadLogsLua } from './redis-log-load-script.js';
+import { logsSaveLua } from './redis-log-save-script.js';
 
 /**
  * The Lua half of the script that keeps the six sliding logs of an identity. A log of at most one
@@ -55,14 +57,9 @@ local LOG_AT = {}
 local function raw_log(i, slot) return sub(raw, LOG_AT[i], LOG_AT[i] + 7 - slot * 16) end
 -- Its newest entry's time.
 local function raw_newest(i, slot) return (sunpack('>d', raw, LOG_AT[i] + 8 - (slot + 1) * 16)) end
+${logsApartLua()}
 local function locate(from)
-  for i = 1, 6 do
-    local slot = s[2 + i]
-    if slot < 0 then
-      LOG_AT[i] = from
-      from = from - slot * 16 + 8
-    end
-  end
+${plan.kept.map((k) => `  if s[${3 + k}] < 0 then LOG_AT[${k + 1}] = from; from = from - s[${3 + k}] * 16 + 8 end`).join('\n')}
   return from
 end
 local function load_log(i, at)
@@ -136,38 +133,6 @@ local function drop_left(L, t, span)
     L[13] = true
   end
 end
--- The bytes of a log held apart, as the value keeps them: its sum, then its live entries (from the
--- string, then the tail). Joined with \`..\` (one concatenation, no table of parts).
-local function log_bytes(L)
-  local last = L[4]
-  if L[7] then last = last - 1 end
-  local entries = ''
-  if last >= L[3] then entries = sub(L[1], L[2] + (L[3] - 1) * 16, L[2] + last * 16 - 1) end
-  if L[7] then return spack('>d', L[5]) .. entries .. spack('>dd', L[8], L[9]) end
-  return spack('>d', L[5]) .. entries
-end
--- After a refusal, whether a log held apart dropped entries: its state number (-n), and the bytes
--- of the logs held apart.
-local function kept_dropped(logs)
-  local any, bytes = false, ''
-  for j = 1, NL do
-    local i = LOADED[j]
-    local L = logs[i]
-    if L == true then
-      s[2 + i] = logs[6 + i]
-      bytes = bytes .. raw_log(i, logs[6 + i])
-    elseif L[6] then
-      local size = L[4] - L[3] + 1
-      if L[13] then any = true end
-      s[2 + i] = 0
-      if size > 0 then
-        bytes = bytes .. log_bytes(L)
-        s[2 + i] = -size
-      end
-    end
-  end
-  return any, bytes
-end
 local function settle_log(L, t, span)
   drop_left(L, t, span)
   if L[3] > L[4] then
@@ -196,8 +161,14 @@ local function charge_log(L, t, w, quantum)
   if quantum ~= 1 then stamp = t - (t % quantum) end
   L[5] = L[5] + w
   if L[4] >= L[3] then
-    local time, last_w = entry(L, L[4])
-    if time >= stamp then put_last(L, time, last_w + w, true) return end
+    -- The newest entry (entry(L, L[4]), the tail read directly): merged into when not older.
+    local time, last_w
+    if L[7] then time, last_w = L[8], L[9] else time, last_w = entry(L, L[4]) end
+    if time >= stamp then
+      L[14] = false
+      L[7], L[8], L[9] = true, time, last_w + w
+      return
+    end
   end
   put_last(L, stamp, w, false)
 end
@@ -219,59 +190,28 @@ end
 -- event reuses the state's numbers of rules counted in logs). Its entry's time, from the old time.
 local function packed_time(slot) return at0 - (slot - slot % SLOT_SPAN) / SLOT_SPAN end
 ${loadLogsLua(plan.kept)}
-local function logs_expire(logs)
-  local latest = 0
-  for j = 1, NL do
-    local i = LOADED[j]
-    local L = logs[i]
-    if L == true then
-      latest = max(latest, raw_newest(i, logs[6 + i]) + LOG_SPANS[i])
-    elseif L[4] >= L[3] then
-      latest = max(latest, entry(L, L[4]) + LOG_SPANS[i])
-    end
+-- log_wait of a log the event may have left unloaded (see load_logs): one it carries as read has
+-- room for \`need\` (0); one packed in its number holds one entry; else it is empty. The same
+-- answers as log_wait gives, loaded, written out for one entry and for none.
+local function read_wait(logs, i, t, span, need, cap)
+  local L = logs[i]
+  if L == true then return 0 end
+  if L then
+    -- Loaded, its left entries dropped (drop_logs): its sum is its live sum.
+    if L[5] + need <= cap then return 0 end
+    return log_wait(L, t, span, need, cap)
   end
-  for j = 1, NP do
-    local i = PACKED[j]
-    latest = max(latest, packed_time(logs[6 + i]) + LOG_SPANS[i])
-  end
-  return latest
-end
--- Writes each log back: into its number of the state when it packs, else into the bytes it returns
--- (the value's bytes after the state), its number -n.
-local function save_logs(logs, at)
-  for j = 1, NP do
-    local i = PACKED[j]
-    local slot = logs[6 + i]
-    s[2 + i] = 0
+  local slot = logs[6 + i]
+  if slot > 0 then
     local time = packed_time(slot)
-    if time > at - LOG_SPANS[i] then s[2 + i] = (at - time) * SLOT_SPAN + slot % SLOT_SPAN end
-  end
-  -- In LOADED order: ascending, as the value keeps the logs held apart.
-  local bytes = ''
-  for j = 1, NL do
-    local i = LOADED[j]
-    local L = logs[i]
-    if L == true then
-      s[2 + i] = logs[6 + i]
-      bytes = bytes .. raw_log(i, logs[6 + i])
-    elseif L[14] then
-      -- Read, not written: its bytes as read (entries that left included, as above).
-      s[2 + i] = L[14]
-      bytes = bytes .. raw_log(i, L[14])
-    else
-      local size = L[4] - L[3] + 1
-      local slot = -size
-      if size == 0 then slot = 0 end
-      if size == 1 then
-        local time, w = entry(L, L[3])
-        local age = at - time
-        if age >= 0 and age < SLOT_MAX_AGE and w < SLOT_SPAN then slot = age * SLOT_SPAN + w end
-      end
-      s[2 + i] = slot
-      if slot < 0 then bytes = bytes .. log_bytes(L) end
+    if time > t - span then
+      if slot % SLOT_SPAN + need <= cap then return 0 end
+      return max(1, time + span - t)
     end
   end
-  return bytes
+  if need <= cap then return 0 end
+  return span
 end
+${logsSaveLua()}
 `;
 }

@@ -11,7 +11,7 @@ import type { LimitsConfig } from '../limits/limits-config.js';
 import type { Verdict } from '../limits/verdict.js';
 import { type SCRIPT_RESOURCES, SCRIPT_RULES } from './redis-script.js';
 
-/** The script's answer: numbers only (Lua tables become arrays). */
+/** The script's answer: a few numbers (decodeAnswer reads them from its bytes). */
 export type ScriptAnswer = readonly number[];
 
 /** The answer of an admission that arrived after its deadline: the script charged nothing. */
@@ -26,110 +26,116 @@ const RESOURCE_NUMBER = { core: 1, search: 2, graphql: 3, lfs: 4 } as const sati
 /** The op codes of the script (the argument's first byte). */
 const OP = { admit: 0x61, atOnce: 0x78, complete: 0x63, release: 0x72, reset: 0x7a } as const;
 
-/** What a call tells the script; numbers it does not need are 0. */
-interface CallFields {
-  readonly op: number;
-  readonly resource: number;
-  readonly content?: boolean;
-  readonly graphql?: boolean;
-  readonly countsPrimary?: boolean;
-  readonly clock: number | undefined;
-  readonly limit?: number;
-  readonly cost?: number;
-  readonly deadline?: number | undefined;
-  readonly status?: number;
-  readonly cpuMs?: number;
-  readonly id?: number;
-  readonly countedReset?: number;
-}
-
-/**
- * The one argument of a call, as ARGS_FORMAT reads it: seven bytes (op, resource, content,
- * graphql, counts-primary, clock given, deadline given), then eight big-endian doubles (clock,
- * limit, cost, deadline, status, CPU ms, ticket id, counted reset). Binary, so the script reads
- * every number with one `struct.unpack` instead of parsing decimal strings.
- */
-function callArg(f: CallFields): Buffer {
-  const buffer = Buffer.allocUnsafe(71);
-  buffer[0] = f.op;
-  buffer[1] = f.resource;
-  buffer[2] = f.content ? 1 : 0;
-  buffer[3] = f.graphql ? 1 : 0;
-  buffer[4] = f.countsPrimary ? 1 : 0;
-  buffer[5] = f.clock === undefined ? 0 : 1;
-  buffer[6] = f.deadline === undefined ? 0 : 1;
-  buffer.writeDoubleBE(f.clock ?? 0, 7);
-  buffer.writeDoubleBE(f.limit ?? 0, 15);
-  buffer.writeDoubleBE(f.cost ?? 0, 23);
-  buffer.writeDoubleBE(f.deadline ?? 0, 31);
-  buffer.writeDoubleBE(f.status ?? 0, 39);
-  buffer.writeDoubleBE(f.cpuMs ?? 0, 47);
-  buffer.writeDoubleBE(f.id ?? 0, 55);
-  buffer.writeDoubleBE(f.countedReset ?? 0, 63);
+/** The seven bytes every argument starts with: op, resource, content, graphql, counts-primary, clock given, deadline given. */
+function argument(
+  doubles: number,
+  op: number,
+  resource: number,
+  content: boolean,
+  graphql: boolean,
+  countsPrimary: boolean,
+  clock: number | undefined,
+  deadline: number | undefined,
+): Buffer {
+  const buffer = Buffer.allocUnsafe(7 + 8 * doubles);
+  buffer[0] = op;
+  buffer[1] = resource;
+  buffer[2] = content ? 1 : 0;
+  buffer[3] = graphql ? 1 : 0;
+  buffer[4] = countsPrimary ? 1 : 0;
+  buffer[5] = clock === undefined ? 0 : 1;
+  buffer[6] = deadline === undefined ? 0 : 1;
+  buffer.writeDoubleLE(clock ?? 0, 7);
   return buffer;
 }
 
 /**
- * The argument of an admission (`x`: settled at once, with its status and CPU ms): the clock
- * reading (undefined: the server's `TIME`) and the deadline on the server's clock (undefined: none).
+ * The argument of an admission (ARGS_FORMATS.admit; `x`, settled at once with its status and CPU
+ * ms: ARGS_FORMATS.atOnce): the clock reading (undefined: the server's `TIME`) and the deadline
+ * on the server's clock (undefined: none). Binary, so the script reads every number with one
+ * `struct.unpack` instead of parsing decimal strings; little-endian, as the CPU holds doubles.
  * @example
  * import { admitArgs } from './redis-protocol.js';
- * admitArgs({ kind: 'admit', key: 'user:octocat', resource: 'core', limit: 5000, cost: 1, content: false, graphql: false, countsPrimary: true }, undefined, undefined)[0]!.length; // 71
+ * admitArgs({ kind: 'admit', key: 'user:octocat', resource: 'core', limit: 5000, cost: 1, content: false, graphql: false, countsPrimary: true }, undefined, undefined)[0]!.length; // 39
  */
 export function admitArgs(
   event: AdmitEvent,
   clock: number | undefined,
   deadline: number | undefined,
 ): [Buffer] {
-  return [
-    callArg({
-      op: event.settle === undefined ? OP.admit : OP.atOnce,
-      resource: RESOURCE_NUMBER[event.resource],
-      content: event.content,
-      graphql: event.graphql,
-      countsPrimary: event.countsPrimary,
-      clock,
-      limit: event.limit,
-      cost: event.cost,
-      deadline,
-      status: event.settle?.status ?? 0,
-      cpuMs: event.settle?.cpuMs ?? 0,
-    }),
-  ];
+  const { settle } = event;
+  const buffer = argument(
+    settle === undefined ? 4 : 6,
+    settle === undefined ? OP.admit : OP.atOnce,
+    RESOURCE_NUMBER[event.resource],
+    event.content,
+    event.graphql,
+    event.countsPrimary,
+    clock,
+    deadline,
+  );
+  buffer.writeDoubleLE(event.limit, 15);
+  buffer.writeDoubleLE(event.cost, 23);
+  buffer.writeDoubleLE(deadline ?? 0, 31);
+  if (settle !== undefined) {
+    buffer.writeDoubleLE(settle.status, 39);
+    buffer.writeDoubleLE(settle.cpuMs, 47);
+  }
+  return [buffer];
 }
 
 /**
- * The argument of a completion or release of a ticket.
+ * The argument of a completion or release of a ticket (ARGS_FORMATS.settle).
  * @example
  * import { AdmissionTicket } from '../limits/limit-event.js';
  * import { settleArgs } from './redis-protocol.js';
  * const ticket = new AdmissionTicket('user:octocat', 'core', false, 5000, 0, -1, 7);
- * settleArgs({ kind: 'release', ticket, cpuMs: 0 }, undefined)[0]!.readDoubleBE(55); // 7 (the ticket id)
+ * settleArgs({ kind: 'release', ticket, cpuMs: 0 }, undefined)[0]!.readDoubleLE(31); // 7 (the ticket id)
  */
 export function settleArgs(event: CompleteEvent | ReleaseEvent, clock: number | undefined): [Buffer] {
   const { ticket } = event;
-  return [
-    callArg({
-      op: event.kind === 'complete' ? OP.complete : OP.release,
-      resource: RESOURCE_NUMBER[ticket.resource],
-      graphql: ticket.graphql,
-      clock,
-      status: event.kind === 'complete' ? event.status : 0,
-      cpuMs: event.cpuMs,
-      id: ticket.id,
-      countedReset: ticket.countedReset,
-    }),
-  ];
+  const complete = event.kind === 'complete';
+  const buffer = argument(
+    5,
+    complete ? OP.complete : OP.release,
+    RESOURCE_NUMBER[ticket.resource],
+    false,
+    ticket.graphql,
+    false,
+    clock,
+    undefined,
+  );
+  buffer.writeDoubleLE(complete ? event.status : 0, 15);
+  buffer.writeDoubleLE(event.cpuMs, 23);
+  buffer.writeDoubleLE(ticket.id, 31);
+  buffer.writeDoubleLE(ticket.countedReset, 39);
+  return [buffer];
 }
 
 /**
- * The argument of a reset (`limiter.reset`) of an identity.
+ * The argument of a reset (`limiter.reset`) of an identity (ARGS_FORMATS.reset).
  * @example
  * import { resetArgs } from './redis-protocol.js';
  * resetArgs(undefined)[0]![0]; // 122 ('z')
  */
 export function resetArgs(clock: number | undefined): [Buffer] {
-  return [callArg({ op: OP.reset, resource: 1, clock })];
+  return [argument(1, OP.reset, 1, false, false, false, clock, undefined)];
+}
+
+/**
+ * The numbers of an answer as the script sends them: little-endian doubles, one after another
+ * (a string reply costs Redis less than an array of numbers, and no decimal digits are parsed here).
+ * @example
+ * import { decodeAnswer } from './redis-protocol.js';
+ * const reply = Buffer.alloc(16);
+ * reply.writeDoubleLE(1, 0);
+ * reply.writeDoubleLE(9, 8);
+ * decodeAnswer(reply); // [1, 9]
+ */
+export function decodeAnswer(reply: Buffer): ScriptAnswer {
+  const answer = new Array<number>(reply.length >> 3);
+  for (let i = 0; i < answer.length; i++) answer[i] = reply.readDoubleLE(i * 8);
+  return answer;
 }
 
 /**

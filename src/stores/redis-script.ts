@@ -4,6 +4,7 @@ import { logPlan } from '../limits/log-rules.js';
 import { admitLua } from './redis-admit-script.js';
 import { logsLua } from './redis-log-script.js';
 import { luaFunctions } from './redis-script-functions.js';
+import { settleLua } from './redis-settle-script.js';
 
 /** Rules in the order the script names them (its denial answers carry the 1-based index). */
 export const SCRIPT_RULES = [
@@ -20,8 +21,26 @@ export const SCRIPT_RULES = [
 /** Resources in the order the script numbers them. */
 export const SCRIPT_RESOURCES = ['core', 'search', 'graphql', 'lfs'] as const;
 
-/** The format of the one argument of every call (redis-protocol.ts writes it). */
-export const ARGS_FORMAT = '>BBBBBBBdddddddd';
+/**
+ * The formats of the one argument of a call, by op (redis-protocol.ts writes them): seven bytes
+ * (op, resource, content, graphql, counts-primary, clock given, deadline given), then the clock
+ * reading and the op's numbers as little-endian doubles. Their lengths differ (39, 55, 47, 15
+ * bytes): the script tells them apart by length.
+ */
+export const ARGS_FORMATS = {
+  /** `a`: limit, cost, deadline. */
+  admit: '<BBBBBBBdddd',
+  /** `x`: limit, cost, deadline, status, CPU ms. */
+  atOnce: '<BBBBBBBdddddd',
+  /** `c` and `r`: status, CPU ms, ticket id, counted reset. */
+  settle: '<BBBBBBBddddd',
+  /** `z`. */
+  reset: '<BBBBBBBd',
+} as const;
+
+/** The bytes a struct format of bytes (B) and doubles (d) reads. */
+const argsLength = (format: string) =>
+  [...format].reduce((n, c) => n + (c === 'd' ? 8 : c === 'B' ? 1 : 0), 0);
 
 /**
  * The limits code for one config; as a library, it ends with the function `run(keys, argv)` that
@@ -33,10 +52,11 @@ export const ARGS_FORMAT = '>BBBBBBBdddddddd';
  * times 1,024, so none is handed out twice; a time no held ticket's lease ends before, 0 while
  * none is held), then the logs longer than one entry, then the tickets held, 16 bytes each (id,
  * lease end: big-endian doubles) in the order handed out. ARGV[1] is one binary string
- * (ARGS_FORMAT): the op (`a` admit, `x` admit and settle at once, `c` complete, `r` release, `z`
+ * (ARGS_FORMATS): the op (`a` admit, `x` admit and settle at once, `c` complete, `r` release, `z`
  * reset), the resource's number, content, graphql, counts-primary, whether a clock reading and a
- * deadline are given (else the server's own `TIME`, and no deadline), then the clock reading,
- * limit, cost, deadline on the server's clock, status, CPU ms, ticket id and counted reset. Every
+ * deadline are given (else the server's own `TIME`, and no deadline), then the clock reading and
+ * the op's numbers (limit, cost, deadline on the server's clock; status, CPU ms; ticket id and
+ * counted reset). The answer is one string of little-endian doubles (decodeAnswer). Every
  * number is an integer below 2^53 (or the caller's clock as given) and every operation the one
  * `stepInto` does, in the same IEEE doubles, so the answers are the memory store's (a
  * differential test holds them to it).
@@ -44,10 +64,6 @@ export const ARGS_FORMAT = '>BBBBBBBdddddddd';
 function limitsCode(config: LimitsConfig, asLibrary: boolean): string {
   const { primary, secondary } = config;
   const { uses } = logPlan(config);
-  /** The state's 18 numbers as arguments of one call. */
-  const STATE = Array.from({ length: 18 }, (_, i) => `s[${i + 1}]`).join(', ');
-  /** \`lua\` where log rule \`i\` (1-based) counts in a bucket (else it keeps a log: no refill). */
-  const bucket = (i: number, lua: string) => (uses[i - 1] ? '' : `${lua}\n`);
   const windows = [
     primary.windowMs,
     primary.resources.search.windowMs,
@@ -57,7 +73,7 @@ function limitsCode(config: LimitsConfig, asLibrary: boolean): string {
   const code = `-- tollgate limits (generated from a LimitsConfig; see src/stores/redis-script.ts)
 -- The library functions the code calls most, as upvalues (a global is two table lookups a use),
 -- taken at the first call (a function library is loaded where the libraries are not visible).
-local floor, ceil, max, min, spack, sunpack, sub, mpack, munpack_limit, concat
+local floor, ceil, max, min, spack, sunpack, sub, mpack, munpack_limit, concat, unpack_all, HUGE
 local WINDOWS = { ${windows.join(', ')} }
 local CONCURRENCY = ${secondary.concurrency.limit}
 local LEASE_MS = ${secondary.concurrency.leaseMs}
@@ -77,13 +93,16 @@ local ADMIT, AT_ONCE, COMPLETE, RESET = 97, 120, 99, 122
 -- The value as read, its state's numbers and its time as read (the packed logs' ages count from
 -- it); in a library, the call's keys and arguments (set by each call: the code is loaded once).
 local raw, s, at0
+-- The expiry the value as read was written with, when known (written_expiry), else -1.
+local kept_until
 ${asLibrary ? 'local KEYS, ARGV\n' : ''}-- The server's clock, read once per call: the time of the event (unless the caller gives one) and
 -- the clock an admission's deadline is checked on.
 local server_now
 local function server_clock()
   if not server_now then
     local time = redis.call('TIME')
-    server_now = tonumber(time[1]) * 1000 + floor(tonumber(time[2]) / 1000)
+    -- Strings in arithmetic are read as numbers (no call of tonumber).
+    server_now = time[1] * 1000 + floor(time[2] / 1000)
   end
   return server_now
 end
@@ -93,10 +112,11 @@ local function header(at, ...)
   offset = at
   return { ... }
 end
--- The state's numbers as MessagePack (each a separate object, so the value can be read 18 at a time).
-local function pack_state() return mpack(${STATE}) end
+-- The state's numbers as MessagePack (each a separate object, so the value can be read 18 at a
+-- time), passed by \`unpack_all\` (Lua's \`unpack\`: one call, where 18 reads of \`s\` are 18 instructions).
+local function pack_state() return mpack(unpack_all(s, 1, 18)) end
 ${logsLua(config)}
-${luaFunctions(uses)}
+${luaFunctions(uses, logPlan(config).spans)}
 
 -- The value expires when its last window ends, its last bucket is full, its last log entry left
 -- and its last lease ran out (a held ticket keeps \`inFlight\` above 0, so \`t + LEASE_MS\` counts,
@@ -117,42 +137,83 @@ local function save(key, t, logs, held, added, lease)
     redis.call('DEL', key)
     return
   end
-  local logs_bytes = save_logs(logs, t)
-  if not added then added = '' end
-  local value = mpack(${STATE}) .. logs_bytes .. held .. added
-  redis.call('SET', key, value, 'PX', expires - t + SKEW)
+  NPARTS = 1 -- PARTS[1]: the state, packed once save_logs wrote its logs' numbers
+  save_logs(logs, t)
+  PARTS[1] = pack_state()
+  NPARTS = NPARTS + 1
+  PARTS[NPARTS] = held
+  if added then
+    NPARTS = NPARTS + 1
+    PARTS[NPARTS] = added
+  end
+  if expires == kept_until then
+    redis.call('SET', key, concat(PARTS, '', 1, NPARTS), 'KEEPTTL')
+  else
+    redis.call('SET', key, concat(PARTS, '', 1, NPARTS), 'PX', expires - t + SKEW)
+  end
+end
+-- The library functions, bound to their upvalues at the first call.
+local function bind_libraries()
+  floor, ceil, max, min = math.floor, math.ceil, math.max, math.min
+  spack, sunpack, sub, mpack, munpack_limit = struct.pack, struct.unpack, string.sub, cmsgpack.pack, cmsgpack.unpack_limit
+  concat, unpack_all, HUGE = table.concat, unpack, math.huge
+end
+-- Reads the identity's value (\`raw\`: nil for none) into the state's numbers (\`s\`, its time
+-- \`at0\`), the expiry it was written with (\`kept_until\`), and where its tickets start (the
+-- answer; nil while none is held). A function of its own, as bind_libraries is: \`run\` may
+-- name at most 60 upvalues (Lua 5.1).
+local function read_value(key, clocked)
+  CHARGED[1], CHARGED[2], CHARGED[3], CHARGED[4] = false, false, false, false
+  raw = redis.call('GET', key)
+  -- The state's 18 numbers, then (from \`rest\`) the logs held apart and the tickets.
+  local rest = 0
+  if raw then
+    s = header(munpack_limit(raw, 18))
+    rest = offset
+  else
+    s = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+  end
+  at0 = s[1]
+  local tickets_at
+  if raw and rest > 0 then
+    tickets_at = locate(rest + 1)
+    if tickets_at > #raw then tickets_at = nil end
+  end
+  kept_until = -1
+  if raw and clocked == 0 then kept_until = written_expiry() end
+  return tickets_at
 end
 ${
   // A library's code runs per call inside \`run\`; a script's at its top level, as it always did
   // (a closure over every upvalue above, built on every EVAL, would cost the script more).
   asLibrary ? 'local function run(keys, argv)\nKEYS, ARGV, server_now = keys, argv, nil\n' : ''
-}if not floor then
-  floor, ceil, max, min = math.floor, math.ceil, math.max, math.min
-  spack, sunpack, sub, mpack, munpack_limit = struct.pack, struct.unpack, string.sub, cmsgpack.pack, cmsgpack.unpack_limit
-  concat = table.concat
-end
+}if not floor then bind_libraries() end
 local key = KEYS[1]
-local op, resource, content, graphql, counts, clocked, timed, clock, limit, cost, deadline, status, cpu_ms, id, counted_reset = sunpack('${ARGS_FORMAT}', ARGV[1])
+local op, resource, content, graphql, counts, clocked, timed, clock, limit, cost, deadline, status, cpu_ms, id, counted_reset
+local arg = ARGV[1]
+local length = #arg
+if length == ${argsLength(ARGS_FORMATS.admit)} then
+  op, resource, content, graphql, counts, clocked, timed, clock, limit, cost, deadline = sunpack('${ARGS_FORMATS.admit}', arg)
+elseif length == ${argsLength(ARGS_FORMATS.settle)} then
+  op, resource, content, graphql, counts, clocked, timed, clock, status, cpu_ms, id, counted_reset = sunpack('${ARGS_FORMATS.settle}', arg)
+elseif length == ${argsLength(ARGS_FORMATS.atOnce)} then
+  op, resource, content, graphql, counts, clocked, timed, clock, limit, cost, deadline, status, cpu_ms = sunpack('${ARGS_FORMATS.atOnce}', arg)
+else
+  op, resource, content, graphql, counts, clocked, timed, clock = sunpack('${ARGS_FORMATS.reset}', arg)
+end
 content, graphql, counts = content == 1, graphql == 1, counts == 1
 local now
 if clocked == 1 then now = clock else now = server_clock() end
-raw = redis.call('GET', key)
--- The state's 18 numbers, then (from \`rest\`) the logs held apart and the tickets.
-local rest = 0
-if raw then
-  s = header(munpack_limit(raw, 18))
-  rest = offset
-else
-  s = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+local tickets_at = read_value(key, clocked)
+-- The event's time (effective-time.ts): the clock's reading in whole ms, or the state's time where
+-- the clock reads no time, or a time at most SKEW before the state's (a clock a little behind
+-- another instance's). \`reading\` is the clock's own, for a denial's answer.
+local t, reading = s[1], s[1]
+if now >= 0 and now ~= HUGE then
+  reading = floor(now)
+  if reading >= t or t - reading > SKEW then t = reading end
+  if reading > t then reading = t end
 end
-at0 = s[1]
--- Where the tickets start (past the logs held apart), or nil when none is held.
-local tickets_at
-if raw and rest > 0 then
-  tickets_at = locate(rest + 1)
-  if tickets_at > #raw then tickets_at = nil end
-end
-local t = effective(now, s[1])
 local ws = 8 + (resource - 1) * 2 + 1 -- Lua index of the resource's reset; its used follows
 local w = WINDOWS[resource]
 -- Reset (\`limiter.reset\`): nothing spent, no ticket held, no log kept. The ticket counter stays,
@@ -163,56 +224,10 @@ if op == RESET then
   s[1] = t
   s[17] = counter
   redis.call('SET', key, pack_state(), 'PX', LEASE_MS + SKEW)
-  return { 1 }
+  return spack('<d', 1)
 end
 ${admitLua(uses)}
--- Complete or release: only a ticket this store holds, with its lease running, settles anything.
--- One whose lease ran out stays until an admission clears the leases that ended.
--- Found in the value itself: the tickets before it and after it are what is kept.
-local found
-if tickets_at then
-  local needle = spack('>d', id)
-  local from = tickets_at
-  repeat
-    found = string.find(raw, needle, from, true)
-    -- Only where an entry starts: an id's bytes may also appear across two numbers.
-    if found and (found - tickets_at) % 16 ~= 0 then from = found + 1 found = nil else break end
-  until false
-  if found and not (t < s[18] or sunpack('>d', raw, found + 8) > t) then found = nil end
-end
--- The answer shows the window as the completion leaves it (fixed-window.ts: windowUsed and
--- currentReset, written out).
-local reset = ceil((t + w) / 1000) * 1000
-if not found then
-  if s[ws] > t and s[ws] <= reset then return { 0, s[ws + 1], s[ws] } end
-  return { 0, 0, reset }
-end
-local held, after = sub(raw, tickets_at, found - 1), sub(raw, found + 16)
-local logs = load_logs(t, 0, graphql, false)
-local elapsed = t - s[1]
-local stored_reset, stored_used = s[ws], s[ws + 1]
-local used = stored_used
-if op == COMPLETE and status == 304 and counted_reset ~= 0 and counted_reset == stored_reset and stored_used > 0 then
-  used = stored_used - 1
-end
-local in_flight = 0
-if s[2] > 0 then in_flight = s[2] - 1 end
-local charge = 0
-if cpu_ms > 0 then charge = ceil(cpu_ms) end
--- A rule counted in a log keeps its log's number here: no bucket to refill (save_logs writes it).
-${bucket(1, 's[3] = refill(s[3], REST, elapsed)')}${bucket(2, 's[4] = refill(s[4], GQL, elapsed)')}s[5] = 0
-s[6] = 0
-${bucket(5, 's[7] = refill(s[7], PER_MINUTE, elapsed)')}${bucket(6, 's[8] = refill(s[8], PER_HOUR, elapsed)')}s[1] = t
-s[2] = in_flight
-if in_flight == 0 then s[18] = 0 end
-s[ws + 1] = used
-settle_logs(logs, t)
-charge_log(logs[3], t, min(charge, CPU), LOG_QUANTA[3])
-if graphql then charge_log(logs[4], t, min(charge, GQL_CPU), LOG_QUANTA[4]) end
-save(key, t, logs, held, after)
-if stored_reset > t and stored_reset <= reset then return { 1, used, stored_reset } end
-return { 1, 0, reset }
-${asLibrary ? 'end\n' : ''}`;
+${settleLua(uses)}${asLibrary ? 'end\n' : ''}`;
   // A log's span or quantum at a fixed index, written as its number (one table read less each).
   const { spans, quanta } = logPlan(config);
   return code

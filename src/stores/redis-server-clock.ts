@@ -5,6 +5,17 @@ export interface TimeClientLike {
   time?(): Promise<unknown>;
 }
 
+/** The server's clock as a Redis store reads it. */
+export interface ServerClock {
+  /** The offset, measured first if it never was (undefined: the client has no `time`, or it failed). */
+  offset(): Promise<number | undefined>;
+  /**
+   * The offset without waiting: a number, undefined when the client has no `time`, or null while
+   * it was never measured (then `offset()` measures it).
+   */
+  known(): number | undefined | null;
+}
+
 const REFRESH_MS = 60_000;
 /** Samples older than this no longer bound the offset (clocks drift, or are set). */
 const FORGET_MS = 600_000;
@@ -19,7 +30,7 @@ const FORGET_MS = 600_000;
  * const clock = createServerClock({ time: async () => [String(Math.floor(Date.now() / 1000)), '0'] });
  * typeof (await clock.offset()); // 'number'
  */
-export function createServerClock(client: TimeClientLike): { offset(): Promise<number | undefined> } {
+export function createServerClock(client: TimeClientLike): ServerClock {
   let offset: number | undefined;
   let measuredAt = -Infinity;
   let boundSince = 0;
@@ -49,11 +60,18 @@ export function createServerClock(client: TimeClientLike): { offset(): Promise<n
     return measuring;
   };
 
+  const timed = typeof client.time === 'function';
   return {
     async offset() {
-      if (typeof client.time !== 'function') return undefined;
+      if (!timed) return undefined;
       if (offset === undefined) await measure();
       else if (Date.now() - measuredAt > REFRESH_MS) void measure();
+      return offset;
+    },
+    known() {
+      if (!timed) return undefined;
+      if (offset === undefined) return null;
+      if (Date.now() - measuredAt > REFRESH_MS) void measure();
       return offset;
     },
   };

@@ -119,3 +119,24 @@ export async function readRedisState(
   }
   return { ...(state as unknown as IdentityState), logs };
 }
+
+/**
+ * The sum each log held apart stores before its entries (LOG_RULES order; undefined for a log
+ * packed in its number or empty). INVARIANT: it is the sum of the log's stored entries' weights
+ * (a test holds every write to it; the script reads it instead of adding the entries up).
+ * @example
+ * import { defaultLimits } from 'tollgate/limits';
+ * import { storedLogSums } from './redis-state.js';
+ * storedLogSums(Buffer.from([0x01, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]), defaultLimits()); // six undefined
+ */
+export function storedLogSums(raw: Buffer, config: LimitsConfig): (number | undefined)[] {
+  let [numbers, at] = unpackNumbers(raw);
+  const uses = logPlan(config).uses;
+  return uses.map((kept, i) => {
+    const slot = kept ? numbers[2 + i]! : 0;
+    if (!(slot < 0)) return undefined;
+    const sum = raw.readDoubleBE(at);
+    at += 8 - slot * 16;
+    return sum;
+  });
+}

@@ -6,10 +6,12 @@ import type { FailureMode } from './redis-failure-policy.js';
 export interface RedisClientLike {
   /** `ready` when connected; `connecting` is waited for; `reconnecting`, `close` or `end` are down. */
   readonly status: string;
-  evalsha(sha: string, numKeys: number, ...args: (string | number | Buffer)[]): Promise<unknown>;
-  eval(script: string, numKeys: number, ...args: (string | number | Buffer)[]): Promise<unknown>;
+  /**
+   * Any command, its reply as bytes: the store's calls (`FCALL`, else `EVALSHA` and `EVAL`), whose
+   * answers are binary.
+   */
+  callBuffer(command: string, ...args: (string | number | Buffer)[]): Promise<unknown>;
   /** Redis 7 functions: the store loads its library once and calls it with `FCALL` (else `EVALSHA`). */
-  fcall?(name: string, numKeys: number, ...args: (string | number | Buffer)[]): Promise<unknown>;
   function?(subcommand: 'LOAD', replace: 'REPLACE', code: string): Promise<unknown>;
   /** A Cluster's masters: the library is loaded on each. */
   nodes?(
@@ -17,6 +19,8 @@ export interface RedisClientLike {
   ): readonly { function?(subcommand: 'LOAD', replace: 'REPLACE', code: string): Promise<unknown> }[];
   getBuffer(key: string): Promise<Buffer | null>;
   del(...keys: string[]): Promise<unknown>;
+  /** The connection's socket (ioredis `Redis`): the store's calls of one event-loop turn leave in one write (redis-send-queue.ts). */
+  readonly stream?: { cork?(): void; uncork?(): void } | undefined;
   /** The server's clock, for admissions' deadlines. */
   time?(): Promise<unknown>;
   once?(event: 'ready', listener: () => void): unknown;
@@ -84,7 +88,7 @@ export function checkRedisStoreOptions(options: RedisStoreOptions): RedisStoreSe
   if (typeof options !== 'object' || options === null)
     throw invalid('options', options, 'expected `{ client }`');
   const { client } = options;
-  if (typeof client !== 'object' || client === null || typeof client.evalsha !== 'function')
+  if (typeof client !== 'object' || client === null || typeof client.callBuffer !== 'function')
     throw invalid(
       'client',
       client,

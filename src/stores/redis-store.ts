@@ -3,10 +3,11 @@ import { checkOptions } from '../core/check-options.js';
 import { TollgateError } from '../core/errors.js';
 import { defaultLimits } from '../limits/default-limits.js';
 import type { IdentityState } from '../limits/identity-state.js';
-import type { LimitEvent, Ticket } from '../limits/limit-event.js';
+import type { AdmitEvent, LimitEvent } from '../limits/limit-event.js';
 import type { LimitsConfig } from '../limits/limits-config.js';
 import type { AsyncLimitsStore } from '../limits/limits-store.js';
 import type { Verdict } from '../limits/verdict.js';
+import { OutstandingTickets } from './outstanding-tickets.js';
 import { createLimitsCaller } from './redis-caller.js';
 import { createFailurePolicy } from './redis-failure-policy.js';
 import {
@@ -18,15 +19,13 @@ import {
   settleArgs,
   settleVerdict,
 } from './redis-protocol.js';
+import { createSendQueue } from './redis-send-queue.js';
 import { createServerClock } from './redis-server-clock.js';
 import { readRedisState } from './redis-state.js';
 import { checkRedisStoreOptions, type RedisStoreOptions } from './redis-store-options.js';
 import { REDIS_STORE_OPTIONS } from './store-options-spec.js';
 
 export type { RedisClientLike, RedisStoreOptions } from './redis-store-options.js';
-
-/** Tickets remembered for `close` at most. */
-const MAX_OUTSTANDING = 100_000;
 
 /** A Redis store; `config` is fixed by the first call (one script per config). */
 export interface RedisStore extends AsyncLimitsStore {
@@ -64,11 +63,12 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   const policy = createFailurePolicy(client, settings);
   const serverClock = createServerClock(client);
   const caller = createLimitsCaller(client);
+  const sends = createSendQueue(client);
   /** The config of the last call: the one `read` counts logs with and `reset` calls. */
   let lastConfig: LimitsConfig | undefined;
   /** Tickets Redis admitted and nobody settled yet: `close` releases them. */
-  const outstanding = new Set<Ticket>();
-  /** Calls sent and not yet answered: `close` waits for them. */
+  const outstanding = new OutstandingTickets();
+  /** Calls sent outside the policy's watch (late releases, replays, resets) and not yet answered: `close` waits for them. */
   const inFlight = new Set<Promise<unknown>>();
   /** Completions Redis could not take, replayed once it answers again (a repeat settles nothing). */
   const unsettled: [key: string, args: readonly Buffer[]][] = [];
@@ -89,55 +89,78 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     return promise;
   }
 
-  function call(config: LimitsConfig, key: string, args: readonly Buffer[]): Promise<ScriptAnswer> {
+  /** A call of the limits code; the policy's guard or watch waits for it (else `tracked`). */
+  function send(config: LimitsConfig, key: string, args: readonly Buffer[]): Promise<ScriptAnswer> {
     lastConfig = config;
-    return tracked(caller.call(config, keysOf(key), args));
+    return caller.call(config, keysOf(key), args);
   }
+  const call = (config: LimitsConfig, key: string, args: readonly Buffer[]) =>
+    tracked(send(config, key, args));
 
   /** Sends the completions Redis missed; each settles its ticket at most once. */
   function replayUnsettled(config: LimitsConfig): void {
     for (const [key, args] of unsettled.splice(0)) void call(config, key, args).catch(() => {});
   }
 
-  async function admit(event: Extract<LimitEvent, { kind: 'admit' }>, now: number, config: LimitsConfig) {
+  /**
+   * Ran in time, answered too late: the caller was refused, so give back the slot and the primary
+   * count (a 304 completion refunds it); points and content stay spent. (Settled at once, it holds
+   * no slot to give back.)
+   */
+  function releaseLate(
+    late: ScriptAnswer,
+    event: AdmitEvent,
+    clock: number | undefined,
+    config: LimitsConfig,
+  ) {
+    const ticket =
+      late[0] === 1 && event.settle === undefined ? admitVerdict(late, event, config).ticket : null;
+    if (ticket !== null)
+      void call(
+        config,
+        event.key,
+        settleArgs({ kind: 'complete', ticket, status: 304, cpuMs: 0 }, clock),
+      ).catch(() => {});
+  }
+
+  /** The admission's answer: sent at once when Redis is open and the server's clock known, else when it can be. */
+  function admission(event: AdmitEvent, clock: number | undefined, config: LimitsConfig) {
+    const late = (answer: ScriptAnswer) => releaseLate(answer, event, clock, config);
+    const offset = serverClock.known();
+    if (offset !== null && policy.open())
+      return policy.watchStart(
+        (call) =>
+          sends.later(() => {
+            call.sending();
+            // The watch waits at least timeoutMs from now: past that, on the server's clock, the
+            // script charges nothing (the offset is a lower bound, so this is never later).
+            const deadline = offset === undefined ? undefined : Date.now() + timeoutMs + offset;
+            return send(config, event.key, admitArgs(event, clock, deadline));
+          }),
+        late,
+      );
+    return policy.guard(async (sent) => {
+      const measured = await serverClock.offset();
+      if (!sent.waiting) return null;
+      sent.sending();
+      const deadline = measured === undefined ? undefined : Date.now() + timeoutMs + measured;
+      return send(config, event.key, admitArgs(event, clock, deadline));
+    }, late);
+  }
+
+  async function admit(event: AdmitEvent, now: number, config: LimitsConfig) {
     if (closed)
       throw new TollgateError('TOLLGATE_STORE_UNAVAILABLE', 'redis store: closed (`close()` was called)');
-    const clock = clockArg(now);
-    const answer = await policy.guard(
-      async (awaited, sending) => {
-        const offset = await serverClock.offset();
-        if (!awaited()) return null;
-        sending();
-        // The guard waits at least timeoutMs from now: past that, on the server's clock, the
-        // script charges nothing (the offset is a lower bound, so this is never later).
-        const deadline = offset === undefined ? undefined : Date.now() + timeoutMs + offset;
-        return call(config, event.key, admitArgs(event, clock, deadline));
-      },
-      (late) => {
-        // Ran in time, answered too late: the caller was refused, so give back the slot and the
-        // primary count (a 304 completion refunds it); points and content stay spent.
-        // (Settled at once, it holds no slot to give back.)
-        const ticket =
-          late[0] === 1 && event.settle === undefined ? admitVerdict(late, event, config).ticket : null;
-        if (ticket !== null)
-          void call(
-            config,
-            event.key,
-            settleArgs({ kind: 'complete', ticket, status: 304, cpuMs: 0 }, clock),
-          ).catch(() => {});
-      },
-    );
+    const answer = await admission(event, clockArg(now), config);
     if (answer === null) return policy.decide(event, now, config);
     if (answer[0] === EXPIRED) {
       policy.failed();
       return policy.decide(event, now, config);
     }
-    replayUnsettled(config);
+    if (unsettled.length > 0) replayUnsettled(config);
     const verdict = admitVerdict(answer, event, config);
     if (verdict.ticket !== null && event.settle === undefined) {
-      // Bounded: a ticket settled on another instance never leaves this set; the oldest go first
-      // (their leases free them in Redis anyway).
-      if (outstanding.size >= MAX_OUTSTANDING) outstanding.delete(outstanding.values().next().value!);
+      // Bounded: a ticket settled on another instance never leaves this set; the oldest go first.
       outstanding.add(verdict.ticket);
     }
     return verdict;
@@ -148,7 +171,9 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     // After close every ticket was released already: nothing is left to settle.
     if (!outstanding.delete(event.ticket) && closed) return settleVerdict([0, 0, 0], event.ticket, config);
     const args = settleArgs(event, clockArg(now));
-    const answer = await policy.guard(() => call(config, event.ticket.key, args));
+    const answer = await (policy.open()
+      ? policy.watch(sends.later(() => send(config, event.ticket.key, args)))
+      : policy.guard(() => send(config, event.ticket.key, args)));
     if (answer !== null) return settleVerdict(answer, event.ticket, config);
     // Settled later, when Redis answers again; a bounded list, oldest dropped first.
     if (unsettled.length >= 10_000) unsettled.shift();
@@ -188,12 +213,12 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       closed = true;
       const config = lastConfig;
       if (config !== undefined) {
-        for (const ticket of outstanding)
+        for (const ticket of outstanding.takeAll())
           unsettled.push([ticket.key, settleArgs({ kind: 'release', ticket, cpuMs: 0 }, lastClock)]);
-        outstanding.clear();
-        const replays = unsettled.splice(0).map(([key, args]) => policy.guard(() => call(config, key, args)));
+        const replays = unsettled.splice(0).map(([key, args]) => policy.guard(() => send(config, key, args)));
         await Promise.all(replays);
       }
+      await policy.idle();
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },
   };

@@ -24,8 +24,7 @@ export const REDIS_STORE_OPTIONS = defineOptions('createRedisStore', {
   fields: {
     client: required(
       withMethods('an ioredis client (new Redis(url) or new Redis.Cluster(nodes))', [
-        'evalsha',
-        'eval',
+        'callBuffer',
         'getBuffer',
         'del',
       ]),

@@ -4,9 +4,11 @@
 import { Redis, type RedisOptions } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LimitEvent } from '../../src/limits/limit-event.js';
+import type { LimitsConfig, WindowMode } from '../../src/limits/limits-config.js';
 import type { Verdict } from '../../src/limits/verdict.js';
 import { createLimitsCaller } from '../../src/stores/redis-caller.js';
 import { admitArgs } from '../../src/stores/redis-protocol.js';
+import { limitsLibrary, limitsScript } from '../../src/stores/redis-script.js';
 import { createRedisStore, type RedisClientLike } from '../../src/stores/redis-store.js';
 import { admitEvent, config, T0 } from '../limits/support.js';
 import {
@@ -31,8 +33,8 @@ function scriptsOnly(client: Redis): RedisClientLike {
     get status() {
       return client.status;
     },
-    evalsha: (...args) => client.evalsha(...(args as [string, number])),
-    eval: (...args) => client.eval(...(args as [string, number])),
+    // Every command but FUNCTION (the store calls FCALL only once it may load its library).
+    callBuffer: (command, ...args) => client.callBuffer(command, ...args),
     getBuffer: (key) => client.getBuffer(key),
     del: (...keys) => client.del(...keys),
   };
@@ -107,6 +109,25 @@ describe.runIf(runRedisTests)('the Redis store, by FCALL and by EVALSHA', () => 
     expect(await redis.client.function('LIST')).toEqual([]);
     expect((await store.apply(admitEvent({ key, limit: 5 }), T0 + 1, config)).remaining).toBe(3);
     expect(await redis.client.function('LIST')).toHaveLength(1);
+  });
+
+  it('loads its code in every window mode, as a library and as a script (Lua 5.1: at most 60 upvalues a function)', async () => {
+    const modes: WindowMode[] = ['bucket', 'sliding'];
+    for (const rest_points of modes)
+      for (const graphql_points of modes)
+        for (const content_per_minute of modes)
+          for (const content_per_hour of modes) {
+            const windowModes = { rest_points, graphql_points, content_per_minute, content_per_hour };
+            const chosen: LimitsConfig = { ...config, secondary: { ...config.secondary, windowModes } };
+            await redis.client.function('LOAD', 'REPLACE', limitsLibrary(chosen, 'tollgate_modes'));
+            await redis.client.script('LOAD', limitsScript(chosen));
+            const store = createRedisStore({ client: redis.client, prefix: 'modes:', useCallerClock: true });
+            const verdict = await store.apply(admitEvent({ key: 'user:modes', content: true }), T0, chosen);
+            expect(verdict.degraded).toBeUndefined();
+            expect(verdict.allowed).toBe(true);
+            await store.reset('user:modes');
+          }
+    await redis.client.function('DELETE', 'tollgate_modes');
   });
 
   it('keeps FCALL for errors of its own (a wrong type at the key is thrown, not a reason for scripts)', async () => {

@@ -28,7 +28,7 @@ describe('createMemoryStore options', () => {
 
 describe('createRedisStore options', () => {
   const IOREDIS =
-    'an ioredis client (new Redis(url) or new Redis.Cluster(nodes)) (an object with evalsha(), eval(), getBuffer(), del())';
+    'an ioredis client (new Redis(url) or new Redis.Cluster(nodes)) (an object with callBuffer(), getBuffer(), del())';
   it.each([
     [{}, `createRedisStore: \`client\` is required: give ${IOREDIS}`],
     [{ client: null }, `createRedisStore: \`client\` must be ${IOREDIS}, got \`null\``],
