@@ -183,7 +183,15 @@ export function createCallWatch(timeoutMs: number, maxWaitMs: number, failed: ()
           late,
         );
         register(call);
-        follow(call, start(call));
+        // A client that throws as the call is made (closed, refusing an argument) fails like one
+        // that rejects: the call is followed either way, so it settles and `idle` resolves.
+        let pending: Promise<T | null>;
+        try {
+          pending = start(call);
+        } catch (error) {
+          pending = Promise.reject(error);
+        }
+        follow(call, pending);
       });
     },
     idle() {

@@ -116,4 +116,20 @@ describe('createCallWatch', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(idle.value).toBe('idle');
   });
+
+  it('settles a call whose client throws as it is made, so idle() resolves (regression: it hung)', async () => {
+    const failures = vi.fn();
+    const calls = createCallWatch(TIMEOUT_MS, 1000, failures);
+    const answer = outcome(
+      calls.watchStart(() => {
+        throw new Error('Connection is closed.');
+      }),
+    );
+    const idle = outcome(calls.idle().then(() => 'idle'));
+    await vi.advanceTimersByTimeAsync(0);
+    // A client that cannot take the call fails like Redis failing: null, the failure told once.
+    expect(answer.value).toBe(null);
+    expect(failures).toHaveBeenCalledTimes(1);
+    expect(idle.value).toBe('idle');
+  });
 });
