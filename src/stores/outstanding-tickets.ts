@@ -2,7 +2,12 @@
 // Hot path: one `add` per admission, one `delete` per completion; bench/redis.mjs guards them.
 import type { Ticket } from '../limits/limit-event.js';
 
-/** Tickets remembered at most, by default. */
+/**
+ * Tickets remembered at most, by default.
+ * @example
+ * import { MAX_OUTSTANDING, OutstandingTickets } from './outstanding-tickets.js';
+ * new OutstandingTickets(MAX_OUTSTANDING).size; // 0
+ */
 export const MAX_OUTSTANDING = 100_000;
 
 /**

@@ -2,7 +2,13 @@
 // Hot path: every admission and completion passes through `watch`; bench/redis.mjs guards its cost.
 import { TollgateError } from '../core/errors.js';
 
-/** A call being waited for, as its work sees it: whether its answer is still awaited, and when it went out. */
+/**
+ * A call being waited for, as its work sees it: whether its answer is still awaited, and when it went out.
+ * @example
+ * import { createCallWatch } from './redis-call-watch.js';
+ * const calls = createCallWatch(500, 10_000, () => {});
+ * await calls.watchStart(async (call) => (call.waiting ? 'sent' : null)); // 'sent'
+ */
 export interface CallInFlight {
   /** False once the call was answered for (timed out): send nothing more. */
   readonly waiting: boolean;
@@ -10,7 +16,13 @@ export interface CallInFlight {
   sending(): void;
 }
 
-/** Watches calls to Redis against the store's timeout. */
+/**
+ * Watches calls to Redis against the store's timeout.
+ * @example
+ * import { createCallWatch } from './redis-call-watch.js';
+ * const calls = createCallWatch(500, 10_000, () => {});
+ * await calls.watch(Promise.resolve(7)); // 7
+ */
 export interface CallWatch {
   /**
    * The answer of `pending`, a call sent just now; or null when it fails (a TollgateError, a fault

@@ -66,7 +66,7 @@ function codeOf(config: LimitsConfig): LimitsCode {
 export function createLimitsCaller(client: RedisClientLike): LimitsCaller {
   let functions = typeof client.function === 'function';
   const answer = (command: string, ...args: (string | number | Buffer)[]) =>
-    client.callBuffer(command, ...args).then((reply) => decodeAnswer(reply as Buffer));
+    client.callBuffer(command, ...args).then(decodeAnswer);
   let code: LimitsCode | undefined;
 
   const codeFor = (config: LimitsConfig): LimitsCode => {
@@ -98,9 +98,9 @@ export function createLimitsCaller(client: RedisClientLike): LimitsCaller {
   };
 
   const viaFunction = (c: LimitsCode, keys: readonly string[], args: readonly (string | number | Buffer)[]) =>
-    client.callBuffer('fcall', c.name, keys.length, ...keys, ...args).then(
-      (reply) => decodeAnswer(reply as Buffer),
-      (error: unknown): Promise<ScriptAnswer> => {
+    client
+      .callBuffer('fcall', c.name, keys.length, ...keys, ...args)
+      .then(decodeAnswer, (error: unknown): Promise<ScriptAnswer> => {
         const message = messageOf(error);
         if (UNSUPPORTED.test(message)) return toScripts(c, keys, args);
         if (!message.includes(NOT_FOUND)) throw error;
@@ -116,8 +116,7 @@ export function createLimitsCaller(client: RedisClientLike): LimitsCaller {
             throw loadError;
           },
         );
-      },
-    );
+      });
 
   return {
     call(config, keys, args) {

@@ -1,5 +1,6 @@
 /** What goes to the limits script and what comes back: script arguments, answers as verdicts (the stored state: redis-state.ts). */
 
+import { TollgateError } from '../core/errors.js';
 import { allowedVerdict, deniedVerdict, resetSeconds } from '../limits/answers.js';
 import {
   AdmissionTicket,
@@ -132,7 +133,14 @@ export function resetArgs(clock: number | undefined): [Buffer] {
  * reply.writeDoubleLE(9, 8);
  * decodeAnswer(reply); // [1, 9]
  */
-export function decodeAnswer(reply: Buffer): ScriptAnswer {
+export function decodeAnswer(reply: unknown): ScriptAnswer {
+  // A client whose callBuffer answers with something else (a wrapper forwarding to `call`, which
+  // answers strings) is misconfigured, not Redis failing: said at once, never taken for an outage.
+  if (!Buffer.isBuffer(reply))
+    throw new TollgateError(
+      'TOLLGATE_INVALID_OPTION',
+      `redis store: the client's \`callBuffer\` answered ${reply === null ? 'null' : typeof reply}, not the reply's bytes; give a client whose callBuffer resolves to a Buffer (ioredis's does)`,
+    );
   const answer = new Array<number>(reply.length >> 3);
   for (let i = 0; i < answer.length; i++) answer[i] = reply.readDoubleLE(i * 8);
   return answer;

@@ -12,7 +12,14 @@ interface Queued {
   readonly reject: (error: unknown) => void;
 }
 
-/** Sends calls at the end of the current turn of the event loop. */
+/**
+ * Sends calls at the end of the current turn of the event loop.
+ * @example
+ * import { Redis } from 'ioredis';
+ * import { createSendQueue } from './redis-send-queue.js';
+ * const client = new Redis();
+ * await createSendQueue(client).later(() => client.ping()); // 'PONG'
+ */
 export interface SendQueue {
   /**
    * `send()`'s promise; `send` runs at the end of the current turn (or at once when the client has

@@ -1,11 +1,22 @@
 /** How far the Redis server's clock is from ours, so an admission's deadline can be written in the server's time. */
 
-/** The client's `TIME` command, when it has one (ioredis `Redis` and `Cluster` do). */
+/**
+ * The client's `TIME` command, when it has one (ioredis `Redis` and `Cluster` do).
+ * @example
+ * import { createServerClock } from './redis-server-clock.js';
+ * createServerClock({}).known(); // undefined (no `time`: no offset)
+ */
 export interface TimeClientLike {
   time?(): Promise<unknown>;
 }
 
-/** The server's clock as a Redis store reads it. */
+/**
+ * The server's clock as a Redis store reads it.
+ * @example
+ * import { Redis } from 'ioredis';
+ * import { createServerClock } from './redis-server-clock.js';
+ * await createServerClock(new Redis()).offset(); // a few ms, our clock to the server's
+ */
 export interface ServerClock {
   /** The offset, measured first if it never was (undefined: the client has no `time`, or it failed). */
   offset(): Promise<number | undefined>;

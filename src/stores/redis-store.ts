@@ -201,8 +201,15 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       try {
         // The script keeps the identity's ticket counter; with no script loaded yet, no ticket
         // of this instance can be in flight, and the key just goes.
-        if (lastConfig === undefined) await tracked(client.del(...keysOf(key)));
-        else await call(lastConfig, key, resetArgs(lastClock));
+        // In turn with the calls made before it (they leave at the end of this turn): an identity
+        // admitted then reset in one turn is left reset.
+        await tracked(
+          sends.later(() =>
+            lastConfig === undefined
+              ? client.del(...keysOf(key))
+              : send(lastConfig, key, resetArgs(lastClock)),
+          ),
+        );
       } catch (error) {
         throw new TollgateError('TOLLGATE_STORE_UNAVAILABLE', `redis store: could not reset \`${key}\``, {
           cause: error,
