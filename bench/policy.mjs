@@ -1,10 +1,12 @@
 // Scenario "policy": tollgate's authorize (match + evaluate + headers) beside find-my-way's bare
 // find() and casbin's enforceSync with a keyMatch2 model of the same table, over the same mix; and
-// the table compile, timed apart from the hot path. Two diagnostic rows for issue 21's floor: the
-// policy's match with a prebuilt decision, and find-my-way plus a same-shape answer.
+// the table compile, timed apart from the hot path. Diagnostic rows for issue 21's floor: the
+// policy's match with a prebuilt decision (with and without the first reads of its inputs),
+// find-my-way plus those reads, and find-my-way plus a same-shape answer.
 import { newEnforcer, newModelFromString, StringAdapter } from 'casbin';
 import FindMyWay from 'find-my-way';
-import { benchClock, measure, ratioOf, splitRatios } from './measure.mjs';
+import { measure, ratioOf, splitRatios } from './measure.mjs';
+import { timeCompile } from './policy-compile.mjs';
 import { buildSameWorkPeer } from './policy-peer.mjs';
 import { alternativeSubjects, colonTemplate, withFreshTokens } from './request-mix.mjs';
 
@@ -39,49 +41,6 @@ export async function buildEnforcer(tables, rules) {
       lines.push(`p, ${subject}, ${colonTemplate(entry.template, rules)}, ${entry.method}`);
   const enforcer = await newEnforcer(newModelFromString(CASBIN_MODEL), new StringAdapter(lines.join('\n')));
   return { enforcer, policyLines: lines.length };
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-/** Table compile: `compileTables(shippedSources)` and `createPolicy`, median of `runs`, on the bench clock and on the wall clock. */
-export function timeCompile(lib, runs = 50) {
-  const clock = benchClock();
-  const compile = [];
-  const wall = [];
-  const create = [];
-  let issues = 0;
-  for (let i = 0; i < runs + 3; i++) {
-    const w0 = performance.now();
-    const t0 = clock.now();
-    const { tables, issues: found } = lib.compileTables(lib.shippedSources);
-    const t1 = clock.now();
-    const w1 = performance.now();
-    lib.createPolicy(tables);
-    const t2 = clock.now();
-    issues += found.length;
-    if (i < 3) continue; // the first runs include loading and optimising the compiler itself
-    compile.push(t1 - t0);
-    wall.push(w1 - w0);
-    create.push(t2 - t1);
-  }
-  const sorted = [...compile].sort((a, b) => a - b);
-  const ms = (x) => Number(x.toFixed(2));
-  return {
-    runs,
-    clock: clock.name,
-    medianMs: ms(median(compile)),
-    minMs: ms(sorted[0]),
-    p90Ms: ms(sorted[Math.floor(sorted.length * 0.9)]),
-    maxMs: ms(sorted[sorted.length - 1]),
-    wallMedianMs: ms(median(wall)),
-    createPolicyMedianMs: Number(median(create).toFixed(3)),
-    issues,
-    targetMs: 30,
-  };
 }
 
 /** Same-answer check before timing: every peer finds every request's endpoint. Also a warm-up. */
@@ -176,6 +135,26 @@ export async function runPolicyBench({
       },
     },
     {
+      // Diagnostic: the same, also making the first reads of the request, token and context that the
+      // find-my-way row below makes: the floor of authorize with deciding free but its inputs read.
+      name: 'diagnostic: match + reading the request, token and context, then a prebuilt decision',
+      batch: 256,
+      run(start, count) {
+        let sum = 0;
+        let k = start;
+        for (let j = 0; j < count; j++) {
+          const item = items[k];
+          const request = item.request;
+          const matched = policy.match(request);
+          const decision = matched.kind === 'endpoint' ? prebuilt[matched.route] : NO_DECISION;
+          sum += decision.status + decision.message.length + item.token.kind.length;
+          sum += item.context.visibility.length + (request.path.length & 1);
+          if (++k === size) k = 0;
+        }
+        return sum;
+      },
+    },
+    {
       // Diagnostic peer (see buildSameWorkPeer): find-my-way on the same request object, plus a
       // least permission check and an answer of a Decision's fields.
       name: 'diagnostic: find-my-way + a same-shape answer',
@@ -250,6 +229,11 @@ export async function runPolicyBench({
     'diagnostic: match + prebuilt decision / find-my-way': ratioOf(
       results,
       'diagnostic: match, then a prebuilt decision',
+      'find-my-way find',
+    ),
+    'diagnostic: match + reading inputs + prebuilt decision / find-my-way': ratioOf(
+      results,
+      'diagnostic: match + reading the request, token and context, then a prebuilt decision',
       'find-my-way find',
     ),
     'diagnostic: authorize / find-my-way + reading its inputs': ratioOf(
