@@ -36,7 +36,11 @@ export function emptyMemo(): RefusalMemo {
  * - A refusal changes no state, so while `track.version` stays, the store reads the same row; the
  *   answer can only move with time. With the state fixed, time only lifts refusals: a window rolls,
  *   log entries leave, buckets refill, leases run out; nothing starts refusing that did not.
- * - At the same millisecond, the answer is the same verdict, field for field: kept until `now + 1`.
+ * - At the same millisecond, the answer is the same verdict, field for field: kept until the next
+ *   whole millisecond. The store reads a clock in whole milliseconds, floored (effective-time.ts),
+ *   so a simulated time may be fractional (a latency drawn from a distribution): `now + 1` kept a
+ *   refusal at 3,084.9976 ms for a request at 3,085.997, which the store answered at 3,085, when the
+ *   bucket had refilled.
  * - A primary refusal (seed 000, "Errors": primary first) keeps `rule`, `used`, `remaining` and
  *   `reset` until the window's reset. Its `retryAt` is the latest free-up time of the rules that
  *   refuse: the reset, or a secondary rule's, and each secondary rule frees at a fixed time while
@@ -62,7 +66,7 @@ export function keepRefusal(
   memo.until =
     verdict.rule === 'primary' && verdict.retryAfter === null && track.held < concurrencyLimit
       ? verdict.reset * 1000
-      : now + 1;
+      : Math.floor(now) + 1;
 }
 
 /**

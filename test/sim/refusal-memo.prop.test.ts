@@ -240,4 +240,50 @@ describe('the refusal memo', () => {
     expect(denied.rest_points).toBeGreaterThan(1000);
     expect(JSON.stringify(memo)).toBe(JSON.stringify(plain));
   });
+
+  // Found by the property above (FC_SEED=1185482187), shrunk to one caller: a greedy client whose
+  // requests land at fractional milliseconds. A REST-points refusal at 3,084.9976 ms was kept until
+  // 3,085.9976 and reused at 3,085.997, where the store (reading whole milliseconds) saw 3,085 and
+  // its bucket refilled: one refusal too many in the report.
+  it('keeps a refusal at a fractional time only within the whole millisecond the store reads', () => {
+    const config: LimitsConfig = {
+      ...base,
+      primary: {
+        ...base.primary,
+        windowMs: 20_000,
+        callers: { ...base.primary.callers, user: { ...base.primary.callers.user, limit: 1 } },
+      },
+      secondary: {
+        ...base.secondary,
+        concurrency: { limit: 2, leaseMs: 50 },
+        points: { ...base.secondary.points, windowMs: 26_000, rest: 59 },
+        windowModes: { ...base.secondary.windowModes, rest_points: 'bucket' },
+      },
+    };
+    const run: Scenario = {
+      seed: 0,
+      durationSeconds: 10,
+      callers: [
+        {
+          name: 'c0',
+          token: { kind: 'fine-grained', user: 'u1' },
+          behaviour: 'greedy',
+          workers: 4,
+          rate: 31.08809273298755,
+          mix: [{ endpoint: 'GET /rate_limit', weight: 1 }],
+          latencyMs: 77,
+        },
+      ],
+    };
+    const plain = simulateWith(run, tables, config, {}, false);
+    const memo = simulateWith(run, tables, config, {}, true);
+    expect(plain.callers[0]!.denied.rest_points).toBeGreaterThan(300);
+    expect(JSON.stringify(memo)).toBe(JSON.stringify(plain));
+    // The rule itself: a refusal at 1,000.9976 ms is the store's answer until 1,001, not 1,001.9976.
+    const memoOf = emptyMemo();
+    const refusal = { ...plain.callers[0], rule: 'rest_points', retryAfter: 1, reset: 2 } as unknown as Verdict;
+    keepRefusal(memoOf, refusal, { version: 0, held: 0 }, 1_000.9976, 2);
+    expect(keptRefusal(memoOf, { version: 0, held: 0 }, 1_000.999)).toBe(refusal);
+    expect(keptRefusal(memoOf, { version: 0, held: 0 }, 1_001)).toBeNull();
+  });
 });
