@@ -281,7 +281,7 @@ describe('the refusal memo', () => {
     expect(JSON.stringify(memo)).toBe(JSON.stringify(plain));
     // The rule itself: a refusal at 1,000.9976 ms is the store's answer until 1,001, not 1,001.9976.
     const memoOf = emptyMemo();
-    const refusal = { ...plain.callers[0], rule: 'rest_points', retryAfter: 1, reset: 2 } as unknown as Verdict;
+    const refusal = { rule: 'rest_points', retryAfter: 1, reset: 2 } as unknown as Verdict;
     keepRefusal(memoOf, refusal, { version: 0, held: 0 }, 1_000.9976, 2);
     expect(keptRefusal(memoOf, { version: 0, held: 0 }, 1_000.999)).toBe(refusal);
     expect(keptRefusal(memoOf, { version: 0, held: 0 }, 1_001)).toBeNull();
