@@ -142,6 +142,15 @@ export function createCallWatch(timeoutMs: number, maxWaitMs: number, failed: ()
     }
   }
 
+  // A call made now, answered through the promise `watch` or `watchStart` returns.
+  function newCall<T>(
+    resolve: (value: T | null) => void,
+    reject: (error: unknown) => void,
+    late: ((value: T) => void) | undefined,
+  ): WatchedCall {
+    return new WatchedCall(performance.now(), timeoutMs, resolve as (value: unknown) => void, reject, late);
+  }
+
   function settled(): void {
     if (--unsettled > 0 || idleWaiters.length === 0) return;
     const waiters = idleWaiters;
@@ -173,13 +182,7 @@ export function createCallWatch(timeoutMs: number, maxWaitMs: number, failed: ()
   return {
     watch<T>(pending: Promise<T | null>, late?: (value: T) => void) {
       return new Promise<T | null>((resolve, reject) => {
-        const call = new WatchedCall(
-          performance.now(),
-          timeoutMs,
-          resolve as (value: unknown) => void,
-          reject,
-          late,
-        );
+        const call = newCall(resolve, reject, late);
         call.sentAt = call.started;
         register(call);
         follow(call, pending);
@@ -187,13 +190,7 @@ export function createCallWatch(timeoutMs: number, maxWaitMs: number, failed: ()
     },
     watchStart<T>(start: (call: CallInFlight) => Promise<T | null>, late?: (value: T) => void) {
       return new Promise<T | null>((resolve, reject) => {
-        const call = new WatchedCall(
-          performance.now(),
-          timeoutMs,
-          resolve as (value: unknown) => void,
-          reject,
-          late,
-        );
+        const call = newCall(resolve, reject, late);
         register(call);
         // A client that throws as the call is made (closed, refusing an argument) fails like one
         // that rejects: the call is followed either way, so it settles and `idle` resolves.

@@ -6,7 +6,7 @@ import { AdmissionTicket, type LimitEvent, type Ticket } from '../limits/limit-e
 import type { LimitsConfig } from '../limits/limits-config.js';
 import type { Verdict } from '../limits/verdict.js';
 import { createMemoryStore } from './memory-store.js';
-import { type CallInFlight, createCallWatch } from './redis-call-watch.js';
+import { type CallInFlight, type CallWatch, createCallWatch } from './redis-call-watch.js';
 import { unavailableVerdict } from './unavailable-verdict.js';
 
 /** What the policy needs of the client: its connection state and, when it has them, its events. */
@@ -26,8 +26,11 @@ export interface FailurePolicyOptions {
   readonly fallbackShare: number;
 }
 
-/** The store's guard: runs Redis work within the timeout, and answers for Redis when it cannot. */
-export interface FailurePolicy {
+/**
+ * The store's guard: runs Redis work within the timeout, and answers for Redis when it cannot.
+ * Its `watch` and `watchStart` are the call watch's (redis-call-watch.ts).
+ */
+export interface FailurePolicy extends Pick<CallWatch, 'watch' | 'watchStart'> {
   /**
    * The work's result, or null when Redis is down, paused after a failure, failed, or slower than
    * `timeoutMs`. `work` is told whether its answer is still awaited (`call.waiting`; false: send
@@ -41,12 +44,6 @@ export interface FailurePolicy {
    * `watch` takes a call already sent, as `guard` would have.
    */
   open(): boolean;
-  watch<T>(pending: Promise<T | null>, late?: (value: T) => void): Promise<T | null>;
-  /** As `watch`, for a call `start` sends a little later (it says when: `call.sending()`). */
-  watchStart<T>(
-    start: (call: CallInFlight) => Promise<T | null>,
-    late?: (value: T) => void,
-  ): Promise<T | null>;
   /** Resolves once every call guarded or watched so far settled. */
   idle(): Promise<void>;
   /** Redis answered, but too late to count (an expired admission): the same pause as a timeout. */
