@@ -1,4 +1,4 @@
-// Child of bench/policy-instructions.mjs: `node bench/instruction-ops.mjs <op> <count>` builds the
+// Child of bench/instructions.mjs: `node bench/instruction-ops.mjs <op> <count>` builds the
 // mix and every matcher, warms the op up, then runs it `count` more times over the mix. Run twice
 // under cachegrind with two counts, the difference of the totals over the difference of the counts
 // is the op's instructions per request, with the setup and the warm-up cancelled out.

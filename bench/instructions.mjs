@@ -1,0 +1,153 @@
+// `npm run bench:instructions [policy] [http]`: tollgate and its peers counted in CPU instructions
+// per request (valgrind's cachegrind), a figure this shared 2-core machine does not move: the
+// timed bench's ratios swing by a third between runs, the same op's count by a few percent. Each
+// op runs in its own process twice, with two counts; the difference of the totals over the
+// difference of the requests is its cost per request (setup, compile and warm-up cancel out).
+// `policy`: the policy's ops and find-my-way over the bench mix (bench/instruction-ops.mjs).
+// `http`: the servers of the http scenario driven in-process over fake sockets
+// (bench/http-inprocess.mjs): node's parser and writer, the framework and the gate, no kernel.
+// Instructions are not time (cache misses and branches are not counted), so this sits beside
+// `npm run bench`, not in place of it. Needs valgrind; about 15 minutes on 2 cores for both.
+import { execFile, execFileSync } from 'node:child_process';
+import os from 'node:os';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const here = (file) => new URL(file, import.meta.url).pathname;
+const GROUPS = ['policy', 'http'];
+const wanted = process.argv.slice(2);
+const unknown = wanted.filter((group) => !GROUPS.includes(group));
+if (unknown.length > 0) {
+  console.error(`bench:instructions: unknown group ${unknown.join(', ')}; valid: ${GROUPS.join(', ')}`);
+  process.exit(2);
+}
+const wants = (group) => wanted.length === 0 || wanted.includes(group);
+try {
+  execFileSync('valgrind', ['--version'], { stdio: 'ignore' });
+} catch {
+  console.error('bench:instructions: valgrind not found; install it (apt-get install valgrind)');
+  process.exit(2);
+}
+
+const POLICY_FMW = 'find-my-way find';
+const HTTP_KINDS = [
+  'node',
+  'node+headers',
+  'node+headers+cpu',
+  'node+tollgate',
+  'node+peer-stack',
+  'fastify',
+  'fastify+headers+cpu',
+  'fastify+tollgate',
+  'fastify+@fastify/rate-limit',
+];
+// [name, numerator, denominator, target or null]: issue 21's server targets and their floors.
+const HTTP_RATIOS = [
+  ['node+tollgate / node', 'node+tollgate', 'node', '<= 1.3'],
+  ['node+tollgate / node+peer-stack', 'node+tollgate', 'node+peer-stack', '< 1'],
+  ['fastify+tollgate / fastify', 'fastify+tollgate', 'fastify', '<= 1.4'],
+  [
+    'fastify+tollgate / fastify+@fastify/rate-limit',
+    'fastify+tollgate',
+    'fastify+@fastify/rate-limit',
+    '< 1',
+  ],
+  ['diagnostic: node+headers / node', 'node+headers', 'node', null],
+  ['diagnostic: node+headers+cpu / node', 'node+headers+cpu', 'node', null],
+  ['diagnostic: node+tollgate / node+headers+cpu', 'node+tollgate', 'node+headers+cpu', null],
+  ['diagnostic: fastify+headers+cpu / fastify', 'fastify+headers+cpu', 'fastify', null],
+  ['diagnostic: fastify+tollgate / fastify+headers+cpu', 'fastify+tollgate', 'fastify+headers+cpu', null],
+];
+
+// Each job: a label, a count of requests and the node arguments that run that many (plus a warm-up).
+const jobs = [];
+if (wants('policy')) {
+  const ops = JSON.parse(
+    execFileSync(process.execPath, [here('./instruction-ops.mjs'), '--list'], { encoding: 'utf8' }),
+  );
+  for (const op of ops)
+    for (const count of [20_000, 120_000])
+      jobs.push({
+        group: 'policy',
+        label: op,
+        requests: count,
+        args: [here('./instruction-ops.mjs'), op, String(count)],
+      });
+}
+if (wants('http'))
+  // One warm-up batch, then one round, each of `count` requests: 2 x count in all.
+  for (const kind of HTTP_KINDS)
+    for (const count of [5_000, 20_000])
+      jobs.push({
+        group: 'http',
+        label: kind,
+        requests: 2 * count,
+        args: [here('./http-inprocess.mjs'), kind, '1', String(count)],
+      });
+
+async function instructionsOf(job) {
+  const { stderr } = await run(
+    'valgrind',
+    [
+      '--tool=cachegrind',
+      '--cache-sim=no',
+      '--cachegrind-out-file=/dev/null',
+      process.execPath,
+      '--single-threaded',
+      ...job.args,
+    ],
+    { maxBuffer: 1 << 24 },
+  );
+  const refs = /I\s+refs:\s+([\d,]+)/.exec(stderr);
+  if (refs === null)
+    throw new Error(`bench:instructions: no instruction total for \`${job.label}\`:\n${stderr}`);
+  return Number(refs[1].replaceAll(',', ''));
+}
+
+const started = Date.now();
+let next = 0;
+const worker = async () => {
+  while (next < jobs.length) {
+    const job = jobs[next++];
+    job.total = await instructionsOf(job);
+  }
+};
+await Promise.all(Array.from({ length: Math.max(1, os.cpus().length) }, worker));
+
+// Per label of a group: (total of the larger run - total of the smaller) / (their requests' difference).
+function perRequest(group) {
+  const counts = new Map();
+  for (const job of jobs.filter((j) => j.group === group)) {
+    const runs = counts.get(job.label) ?? [];
+    runs.push(job);
+    counts.set(job.label, runs);
+  }
+  return new Map(
+    [...counts].map(([label, [few, many]]) => [
+      label,
+      (many.total - few.total) / (many.requests - few.requests),
+    ]),
+  );
+}
+const show = (count) => Math.round(count).toLocaleString('en');
+
+if (wants('policy')) {
+  const counts = perRequest('policy');
+  console.log('policy: instructions per request over the bench mix');
+  for (const [op, count] of counts) console.log(`  ${op.padEnd(44)} ${show(count)}`);
+  console.log("  as speed ratios to find-my-way (its instructions over the op's):");
+  for (const [op, count] of counts)
+    if (op !== POLICY_FMW)
+      console.log(`    ${op.padEnd(42)} ${(counts.get(POLICY_FMW) / count).toFixed(2)}x`);
+}
+if (wants('http')) {
+  const counts = perRequest('http');
+  console.log('http (in-process, fake sockets): instructions per request');
+  for (const [kind, count] of counts) console.log(`  ${kind.padEnd(44)} ${show(count)}`);
+  console.log('  ratios (instructions over instructions; the target is on server CPU time):');
+  for (const [name, over, under, target] of HTTP_RATIOS)
+    console.log(
+      `    ${name.padEnd(54)} ${(counts.get(over) / counts.get(under)).toFixed(2)}x${target === null ? '' : `   target ${target}`}`,
+    );
+}
+console.log(`${Math.round((Date.now() - started) / 1000)} s`);
