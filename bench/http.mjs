@@ -30,7 +30,7 @@ export const HTTP_SERVERS = [
 const PATHS = ['app', 'api', 'docs', 'site'].map((repo) => `/repos/acme/${repo}/issues/events`);
 
 // [ratio name, numerator kind, denominator kind, most the median may be, or null]; issue 21's targets.
-const RATIOS = [
+export const HTTP_RATIOS = [
   ['node+tollgate CPU / node CPU', 'node+tollgate', 'node', 1.3],
   ['node+tollgate CPU / node+peer-stack CPU', 'node+tollgate', 'node+peer-stack', 1],
   ['fastify+tollgate CPU / fastify CPU', 'fastify+tollgate', 'fastify', 1.4],
@@ -167,7 +167,7 @@ export async function runHttpBench({ seconds = 5, warmup = 1, runs = 5, kinds = 
   const ratioRuns = {};
   const ratios = {};
   const targets = {};
-  for (const [name, top, bottom, bound] of RATIOS) {
+  for (const [name, top, bottom, bound] of HTTP_RATIOS) {
     if (perRun[top] === undefined || perRun[bottom] === undefined) continue;
     ratioRuns[name] = perRun[top].map((r, i) =>
       round2(r.cpuMicrosPerRequest / perRun[bottom][i].cpuMicrosPerRequest),
