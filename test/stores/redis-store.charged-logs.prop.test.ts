@@ -85,7 +85,11 @@ describe.runIf(runRedisTests)('the logs the Redis store charges', () => {
             const [mine, theirs, graphql] = tickets.splice(s.pick % tickets.length, 1)[0]!;
             memory.apply({ kind: 'complete', ticket: mine, status: 200, cpuMs: s.cpuMs }, now, config);
             await store.apply({ kind: 'complete', ticket: theirs, status: 200, cpuMs: s.cpuMs }, now, config);
-            charged = graphql ? CPU : [CPU[0]!];
+            // A completion of 0 ms charges no CPU log. The store then writes a CPU log it loaded as
+            // it read it, entries that left their window included (save_logs: "read, not
+            // written"), where the memory store drops them; what either holds inside the window is
+            // the same, which the differential tests hold verdict for verdict.
+            charged = s.cpuMs === 0 ? [] : graphql ? CPU : [CPU[0]!];
           }
           const [expected, actual] = [memory.read(key), await store.read(key)];
           for (const log of charged) expect(actual?.logs?.[log]).toEqual(expected?.logs?.[log]);
@@ -100,7 +104,25 @@ describe.runIf(runRedisTests)('the logs the Redis store charges', () => {
           });
         }
       }),
-      { numRuns: Math.max(100, Math.floor(fcRuns * 0.5)) },
+      {
+        numRuns: Math.max(100, Math.floor(fcRuns * 0.5)),
+        // Found by CI (FC_SEED=1079933981): a CPU log an admission left unloaded, with an entry
+        // gone from its window, then a 0 ms completion. Always run, whatever the seed.
+        examples: [
+          [
+            [
+              { kind: 'admit', graphql: false, cost: 1 },
+              { kind: 'complete', pick: 0, cpuMs: 1 },
+              { kind: 'wait', ms: 3114 },
+              { kind: 'admit', graphql: false, cost: 1 },
+              { kind: 'complete', pick: 0, cpuMs: 1 },
+              { kind: 'wait', ms: 3886 },
+              { kind: 'admit', graphql: false, cost: 1 },
+              { kind: 'complete', pick: 0, cpuMs: 0 },
+            ],
+          ],
+        ],
+      },
     );
   }, 120_000);
 });
