@@ -22,7 +22,7 @@ const freePort = () =>
     });
   });
 
-async function startRedis() {
+export async function startRedis() {
   const port = await freePort();
   const child = spawn(
     'redis-server',
@@ -50,8 +50,53 @@ async function startRedis() {
 
 const IDENTITIES = 10_000;
 
+/** The shipped limits with numbers no run reaches, so every admission is checked against every bucket and admitted. */
+export function roomyLimits(shipped) {
+  return {
+    ...shipped,
+    primary: {
+      ...shipped.primary,
+      callers: { ...shipped.primary.callers, user: { ...shipped.primary.callers.user, limit: 1e12 } },
+    },
+    secondary: {
+      ...shipped.secondary,
+      concurrency: { ...shipped.secondary.concurrency, limit: 1e9 },
+      points: { ...shipped.secondary.points, rest: 1e12 },
+    },
+  };
+}
+
+/**
+ * The scenario's two tollgate ops over IDENTITIES identities, `(worker, i) => Promise`: an
+ * admission alone (it holds its ticket, a lease each) and a whole request (admit, then complete),
+ * on identities of their own.
+ */
+export function tollgateOps(store, config) {
+  const admitEvent = (key) => ({
+    kind: 'admit',
+    key,
+    resource: 'core',
+    limit: 1e12,
+    cost: 1,
+    content: false,
+    graphql: false,
+    countsPrimary: true,
+  });
+  const identity = (worker, i) => (worker * 7919 + i) % IDENTITIES;
+  const admit = (worker, i) => store.apply(admitEvent(`user:a${identity(worker, i)}`), Date.now(), config);
+  const whole = async (worker, i) => {
+    const verdict = await store.apply(admitEvent(`user:w${identity(worker, i)}`), Date.now(), config);
+    await store.apply(
+      { kind: 'complete', ticket: verdict.ticket, status: 200, cpuMs: 3 },
+      Date.now(),
+      config,
+    );
+  };
+  return { admit, whole };
+}
+
 /** Operations per second of `op` with `inFlight` concurrent loops for `ms`; `cost` gets this process's CPU µs per op. */
-async function rate(op, inFlight, ms, cost) {
+export async function rate(op, inFlight, ms, cost) {
   const until = performance.now() + ms;
   let done = 0;
   const loop = async (worker) => {
@@ -81,41 +126,10 @@ export async function runRedisBench({ runs = Number(process.env.BENCH_RUNS ?? 5)
   const { client, stop } = await startRedis();
   try {
     const shipped = defaultLimits();
-    // Numbers no run reaches, so every admission is checked against every bucket and admitted.
-    const config = {
-      ...shipped,
-      primary: {
-        ...shipped.primary,
-        callers: { ...shipped.primary.callers, user: { ...shipped.primary.callers.user, limit: 1e12 } },
-      },
-      secondary: {
-        ...shipped.secondary,
-        concurrency: { ...shipped.secondary.concurrency, limit: 1e9 },
-        points: { ...shipped.secondary.points, rest: 1e12 },
-      },
-    };
+    const config = roomyLimits(shipped);
     const store = createRedisStore({ client, timeoutMs: 1000 });
-    const admitEvent = (key) => ({
-      kind: 'admit',
-      key,
-      resource: 'core',
-      limit: 1e12,
-      cost: 1,
-      content: false,
-      graphql: false,
-      countsPrimary: true,
-    });
+    const { admit, whole } = tollgateOps(store, config);
     const identity = (worker, i) => (worker * 7919 + i) % IDENTITIES;
-    // Admissions alone hold their tickets (a lease each); whole requests use identities of their own.
-    const admit = (worker, i) => store.apply(admitEvent(`user:a${identity(worker, i)}`), Date.now(), config);
-    const whole = async (worker, i) => {
-      const verdict = await store.apply(admitEvent(`user:w${identity(worker, i)}`), Date.now(), config);
-      await store.apply(
-        { kind: 'complete', ticket: verdict.ticket, status: 200, cpuMs: 3 },
-        Date.now(),
-        config,
-      );
-    };
     const rlf = new RateLimiterRedis({ storeClient: client, points: 1e12, duration: 3600, keyPrefix: 'rlf' });
     const consume = (worker, i) => rlf.consume(`u${identity(worker, i)}`, 1);
     const ping = () => client.ping();
