@@ -1,4 +1,4 @@
-// `npm run bench:instructions [policy] [http]`: tollgate and its peers counted in CPU instructions
+// `npm run bench:instructions [policy] [http] [--simulate]`: tollgate and its peers counted in CPU instructions
 // per request (valgrind's cachegrind), a figure this shared 2-core machine does not move: the
 // timed bench's ratios swing by a third between runs, the same op's count by a few percent. Each
 // op runs in its own process twice, with two counts; the difference of the totals over the
@@ -7,7 +7,10 @@
 // `http`: the servers of the http scenario driven in-process over fake sockets
 // (bench/http-inprocess.mjs): node's parser and writer, the framework and the gate, no kernel.
 // Instructions are not time (cache misses and branches are not counted), so this sits beside
-// `npm run bench`, not in place of it. Needs valgrind; about 15 minutes on 2 cores for both.
+// `npm run bench`, not in place of it. `--simulate` also runs cachegrind's cache and branch
+// simulators and gives first-level data misses and mispredicted branches per request (slower; a
+// model of a cache and a predictor, not this machine's). Needs valgrind; about 15 minutes on 2
+// cores for both groups.
 import { execFile, execFileSync } from 'node:child_process';
 import os from 'node:os';
 import { promisify } from 'node:util';
@@ -16,10 +19,13 @@ import { HTTP_RATIOS, HTTP_SERVERS } from './http.mjs';
 const run = promisify(execFile);
 const here = (file) => new URL(file, import.meta.url).pathname;
 const GROUPS = ['policy', 'http'];
-const wanted = process.argv.slice(2);
+const simulate = process.argv.includes('--simulate');
+const wanted = process.argv.slice(2).filter((arg) => arg !== '--simulate');
 const unknown = wanted.filter((group) => !GROUPS.includes(group));
 if (unknown.length > 0) {
-  console.error(`bench:instructions: unknown group ${unknown.join(', ')}; valid: ${GROUPS.join(', ')}`);
+  console.error(
+    `bench:instructions: unknown group ${unknown.join(', ')}; valid: ${GROUPS.join(', ')}, and --simulate`,
+  );
   process.exit(2);
 }
 const wants = (group) => wanted.length === 0 || wanted.includes(group);
@@ -60,12 +66,14 @@ if (wants('http'))
         args: [here('./http-inprocess.mjs'), kind, '1', String(count)],
       });
 
-async function instructionsOf(job) {
+/** cachegrind's totals for a job's process: instructions, and with --simulate its data misses and mispredicts. */
+async function countsOf(job) {
   const { stderr } = await run(
     'valgrind',
     [
       '--tool=cachegrind',
-      '--cache-sim=no',
+      `--cache-sim=${simulate ? 'yes' : 'no'}`,
+      `--branch-sim=${simulate ? 'yes' : 'no'}`,
       '--cachegrind-out-file=/dev/null',
       process.execPath,
       '--single-threaded',
@@ -73,10 +81,18 @@ async function instructionsOf(job) {
     ],
     { maxBuffer: 1 << 24 },
   );
-  const refs = /I\s+refs:\s+([\d,]+)/.exec(stderr);
-  if (refs === null)
-    throw new Error(`bench:instructions: no instruction total for \`${job.label}\`:\n${stderr}`);
-  return Number(refs[1].replaceAll(',', ''));
+  const total = (name) => {
+    const found = new RegExp(`${name}:\\s+([\\d,]+)`).exec(stderr);
+    if (found === null)
+      throw new Error(`bench:instructions: no ${name} total for \`${job.label}\`:\n${stderr}`);
+    return Number(found[1].replaceAll(',', ''));
+  };
+  const counts = { instructions: total('I\\s+refs') };
+  if (simulate) {
+    counts.d1Misses = total('D1\\s+misses');
+    counts.mispredicts = total('Mispredicts');
+  }
+  return counts;
 }
 
 const started = Date.now();
@@ -84,13 +100,14 @@ let next = 0;
 const worker = async () => {
   while (next < jobs.length) {
     const job = jobs[next++];
-    job.total = await instructionsOf(job);
+    job.totals = await countsOf(job);
   }
 };
 await Promise.all(Array.from({ length: Math.max(1, os.cpus().length) }, worker));
 
-// Per label of a group: (total of the larger run - total of the smaller) / (their requests' difference).
-function perRequest(group) {
+// Per label of a group: (total of the larger run - total of the smaller) / (their requests'
+// difference), of cachegrind's `counter` (instructions, or with --simulate d1Misses, mispredicts).
+function perRequest(group, counter = 'instructions') {
   const counts = new Map();
   for (const job of jobs.filter((j) => j.group === group)) {
     const runs = counts.get(job.label) ?? [];
@@ -100,11 +117,22 @@ function perRequest(group) {
   return new Map(
     [...counts].map(([label, [few, many]]) => [
       label,
-      (many.total - few.total) / (many.requests - few.requests),
+      (many.totals[counter] - few.totals[counter]) / (many.requests - few.requests),
     ]),
   );
 }
 const show = (count) => Math.round(count).toLocaleString('en');
+/** With --simulate: the group's simulated first-level data misses and mispredicted branches per request. */
+function printSimulated(group) {
+  if (!simulate) return;
+  const misses = perRequest(group, 'd1Misses');
+  const mispredicts = perRequest(group, 'mispredicts');
+  console.log('  simulated, per request: first-level data misses, mispredicted branches');
+  for (const [label, count] of misses)
+    console.log(
+      `    ${label.padEnd(42)} ${show(count).padStart(7)} ${show(mispredicts.get(label)).padStart(7)}`,
+    );
+}
 
 if (wants('policy')) {
   const counts = perRequest('policy');
@@ -114,6 +142,7 @@ if (wants('policy')) {
   for (const [op, count] of counts)
     if (op !== POLICY_FMW)
       console.log(`    ${op.padEnd(42)} ${(counts.get(POLICY_FMW) / count).toFixed(2)}x`);
+  printSimulated('policy');
 }
 if (wants('http')) {
   const counts = perRequest('http');
@@ -126,5 +155,6 @@ if (wants('http')) {
       console.log(
         `    ${name.replaceAll(' CPU', '').padEnd(54)} ${(counts.get(over) / counts.get(under)).toFixed(2)}x${most === null ? '' : `   target <= ${most}`}`,
       );
+  printSimulated('http');
 }
 console.log(`${Math.round((Date.now() - started) / 1000)} s`);

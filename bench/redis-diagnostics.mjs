@@ -3,14 +3,31 @@
 /** Top-level commands of the ops measured (a script's inner commands are counted inside these). */
 const TOP_LEVEL = ['fcall', 'evalsha', 'eval', 'ping'];
 
-/** Redis's own µs since the last RESETSTAT in the ops' top-level commands (INFO commandstats). */
-export async function serverMicros(client) {
+/**
+ * A command's counts since the last RESETSTAT (INFO commandstats): calls, µs, and calls that failed
+ * (an error raised, a script's included) or were refused; 0 for a command not called.
+ */
+export async function commandStats(client, name) {
   const info = await client.info('commandstats');
-  let usec = 0;
-  for (const name of TOP_LEVEL)
-    usec += Number(new RegExp(`cmdstat_${name}:calls=\\d+,usec=(\\d+)`).exec(info)?.[1] ?? 0);
-  return usec;
+  const line = new RegExp(`cmdstat_${name}:(\\S+)`).exec(info)?.[1] ?? '';
+  const field = (key) => Number(new RegExp(`(?:^|,)${key}=(\\d+)`).exec(line)?.[1] ?? 0);
+  return {
+    calls: field('calls'),
+    usec: field('usec'),
+    failed: field('failed_calls'),
+    rejected: field('rejected_calls'),
+  };
 }
+
+/** The sum of `key` ('calls' or 'usec') over the commands `names` since the last RESETSTAT. */
+export async function commandsTotal(client, names, key) {
+  let total = 0;
+  for (const name of names) total += (await commandStats(client, name))[key];
+  return total;
+}
+
+/** Redis's own µs since the last RESETSTAT in the ops' top-level commands. */
+export const serverMicros = (client) => commandsTotal(client, TOP_LEVEL, 'usec');
 
 /**
  * Diagnostic floor: one Redis 7 function that does what any one-round-trip admission on the

@@ -1,27 +1,37 @@
-// Where the Redis script's time goes, section by section: `node bench/redis-sections.mjs` (after
-// `npm run build`; needs redis-server). perf cannot say, since Debian's redis-server has no
-// symbols for its Lua interpreter, and the script cannot read a clock finer than TIME. So each
-// section is run K times instead of once (the library is rewritten as it is loaded) and the
-// redis scenario's ops run at 64 in flight over its 10,000 identities on a fresh redis-server:
-// (µs per call with the section repeated - µs per call as shipped) / (K - 1) is that section's
-// cost. A repeat runs warm (its data in cache; any garbage it makes collected with the rest), so
-// the sections add up to less than the call: the remainder is FCALL itself, the first touch of the
-// identity's data and Lua's garbage collection.
+// Where the Redis script's time goes, section by section: `node bench/redis-sections.mjs [words]`
+// (after `npm run build`; needs redis-server; words pick the sections whose name has one). perf
+// cannot say: Debian's redis-server has no symbols for its Lua interpreter. Nor can the script
+// time itself: `os` is absent, and a `TIME` read costs more than most sections. So each section
+// runs K times instead of once (the library is rewritten before it is loaded), the redis
+// scenario's ops run at 64 in flight over its 10,000 identities on a fresh redis-server, and
+// (µs per call with the section repeated - µs per call as shipped, measured just before) / (K - 1)
+// is the section's cost. Biases, all toward less: a repeat runs warm (its data in cache), and a
+// string it builds again is the one Lua already interned (a table it builds is made K times). So
+// the sections add up to less than the call; the rest is FCALL itself (a function that does
+// nothing takes about 2 µs a call here), the first touch of the identity's data, and the code
+// in no section (the rules' checks, the deadline, the answer: about 0.2-0.3 µs each).
+// The run is short (6 s a figure) and the logs span 60 s and more: no entry leaves a log during
+// it, so the sections that drop left entries measure their reads, not the dropping.
 
 import { defaultLimits } from '../dist/limits.js';
 import { createRedisStore } from '../dist/redis.js';
 import { rate, roomyLimits, startRedis, tollgateOps } from './redis.mjs';
+import { commandStats } from './redis-diagnostics.mjs';
 
-// Two runs as shipped differ by up to about 3 µs a call: with 9 repeats and 4 s a figure, a
-// section's figure moves by about half a µs (a completion's, twice that).
+// Runs as shipped moved between 19 and 27 µs a call over one run of this tool on a loaded
+// machine, a few µs between neighbours: with 9 repeats, an admission's section is good to about
+// ±0.5 µs, a completion's to about ±1 µs (every other call of a whole request is one, so its
+// difference counts twice).
 const K = 9;
 const WARM_MS = 2000;
 const MEASURE_MS = 4000;
+const TIMEOUT_MS = 1000; // the redis scenario's
 
 /**
- * The sections: the op whose calls run it, its code exactly as the generated library has it
- * (with what follows where the first line alone is not unique), and what to repeat when not the
- * first line itself. `local a, b = f()` is repeated as `local a, b; for ... do a, b = f() end`.
+ * The sections: the op whose calls run it, its name, and its code exactly as the generated library
+ * has it (one line; followed by the lines after it where the line alone is not unique: only the
+ * first is repeated). A fourth element is what to repeat instead of that line.
+ * `local a, b = f()` is repeated as `local a, b; for ... do a, b = f() end`.
  */
 const SECTIONS = [
   [
@@ -30,17 +40,21 @@ const SECTIONS = [
     "op, resource, content, graphql, counts, clocked, timed, clock, limit, cost, deadline = sunpack('<BBBBBBBdddd', arg)",
   ],
   ['admit', "the server's clock (TIME)", "local time = redis.call('TIME')"],
-  ['admit', "GET, the state's numbers and the logs located", 'local tickets_at = read_value(key, clocked)'],
+  [
+    'admit',
+    "GET, the state's numbers, the logs located, the expiry kept (read_value)",
+    'local tickets_at = read_value(key, clocked)',
+  ],
   ['admit', "of which the state's 18 numbers (cmsgpack.unpack_limit)", 's = header(munpack_limit(raw, 18))'],
   [
     'admit',
-    'the points log: the entries that left dropped (drop_apart)',
+    'the points log: its sum, oldest and newest entries read (drop_apart)',
     'live, first, newest, newest_w = drop_apart(p, t, t)',
   ],
   [
     'admit',
-    'the other logs loaded and dropped (load_logs, drop_logs)',
-    'if apart then logs = load_logs(t, 0, graphql, content, cpu_how, cpu_how) else logs = load_logs(t, p, graphql, content, cpu_how, cpu_how) end\n  drop_logs(logs, t)',
+    'load_logs (here its fixed cost: the other logs are carried as read or empty)',
+    'if apart then logs = load_logs(t, 0, graphql, content, cpu_how, cpu_how) else logs = load_logs(t, p, graphql, content, cpu_how, cpu_how) end',
   ],
   [
     'admit',
@@ -52,28 +66,28 @@ const SECTIONS = [
     'save: the expiry, the logs, the state packed, the value joined, SET',
     "save(key, t, logs, held, spack('>dd', id, lease_end), lease_end)",
   ],
-  ['admit', 'of which the expiry (expires_at)', 'local expires = expires_at(s, logs)'],
+  ['admit', 'of save, alone: the expiry (expires_at)', 'local expires = expires_at(s, logs)'],
   // save_logs adds the logs' bytes to the value's pieces: each repeat starts them afresh.
   [
     'admit',
-    "of which the logs' numbers and bytes (save_logs)",
+    "of save, alone: the logs' numbers and bytes (save_logs)",
     'save_logs(logs, t)\n  PARTS[1]',
     'NPARTS = 1; save_logs(logs, t)',
   ],
   [
     'admit',
-    'of which the value joined (table.concat) and SET with its expiry kept',
+    'of save, alone: the value joined (table.concat) and SET with its expiry kept',
     "redis.call('SET', key, concat(PARTS, '', 1, NPARTS), 'KEEPTTL')\n  else",
   ],
   [
     'admit',
-    "of which the state's numbers packed (cmsgpack.pack)",
+    "of save, alone: the state's numbers packed (cmsgpack.pack)",
     'PARTS[1] = pack_state()\n  NPARTS = NPARTS + 1\n  PARTS[NPARTS] = held\n  if added',
   ],
   ['complete', 'the ticket found in the value (string.find)', 'found = string.find(raw, needle, from, true)'],
   [
     'complete',
-    'the CPU log: the entries that left dropped (drop_apart)',
+    'the CPU log: its sum, oldest and newest entries read (drop_apart)',
     'local live, first, newest, newest_w = drop_apart(3, t, stamp)',
   ],
   [
@@ -83,13 +97,13 @@ const SECTIONS = [
   ],
   [
     'complete',
-    'the other logs loaded (load_logs) and settled (settle_logs)',
+    'load_logs (here its fixed cost: no log to load or settle)',
     'local logs = load_logs(t, 0, graphql, false, cpu_how, gql_cpu_how)',
   ],
   ['complete', 'save', 'save(key, t, logs, held, after)'],
 ];
 
-/** The library with the first line of `code` (or `body` in its place) run K times. */
+/** The library with the first line of `code` (or `body` in its place) run K times; throws where the code is not found exactly once. */
 function repeated(library, code, body) {
   const at = library.indexOf(code);
   if (at < 0 || library.indexOf(code, at + 1) >= 0)
@@ -98,56 +112,95 @@ function repeated(library, code, body) {
     );
   const line = code.split('\n')[0];
   const local = /^local ([\w, ]+) = (.*)$/.exec(line);
-  const loop = local
-    ? `local ${local[1]}; for _r = 1, ${K} do ${local[1]} = ${local[2]} end`
-    : `for _r = 1, ${K} do ${body ?? line} end`;
+  const loop =
+    body === undefined && local !== null
+      ? `local ${local[1]}; for _r = 1, ${K} do ${local[1]} = ${local[2]} end`
+      : `for _r = 1, ${K} do ${body ?? line} end`;
   return library.slice(0, at) + loop + library.slice(at + line.length);
 }
 
-/** Redis µs per FCALL of the op `mode` ('admit': admissions alone; 'complete': whole requests, per completion) with the library changed by `change`. */
-async function microsPerCall(mode, change) {
+const config = roomyLimits(defaultLimits());
+
+/** The library the store loads for `config`, and every chosen section's rewrite of it, each loaded once to check it compiles. */
+async function libraries(chosen) {
   const { client, stop } = await startRedis();
   try {
+    let shipped;
     const load = client.function.bind(client);
     client.function = (...args) => {
-      if (args[0] === 'LOAD') args[args.length - 1] = change(args[args.length - 1]);
+      if (args[0] === 'LOAD') shipped = args[args.length - 1];
       return load(...args);
     };
-    const config = roomyLimits(defaultLimits());
-    const { admit, whole } = tollgateOps(createRedisStore({ client, timeoutMs: 5000 }), config);
-    const op = mode === 'admit' ? admit : whole;
-    await rate(op, 64, WARM_MS);
-    await client.config('RESETSTAT');
-    await rate(op, 64, MEASURE_MS);
-    const stats = /cmdstat_fcall:calls=(\d+),usec=(\d+)/.exec(await client.info('commandstats'));
-    if (stats === null) throw new Error('redis-sections: no FCALL was counted');
-    return Number(stats[2]) / Number(stats[1]);
+    await tollgateOps(createRedisStore({ client, timeoutMs: TIMEOUT_MS }), config).admit(0, 0);
+    if (shipped === undefined) throw new Error('redis-sections: the store loaded no function library');
+    const rewritten = chosen.map(([, , code, body]) => repeated(shipped, code, body));
+    for (const library of rewritten) await load('LOAD', 'REPLACE', library);
+    return { shipped, rewritten };
   } finally {
     stop();
   }
 }
 
-// `node bench/redis-sections.mjs save`: only the sections whose name has one of the words given.
+/**
+ * Redis µs per FCALL with `library` loaded in place of the store's: admissions alone ('admit'), or
+ * whole requests ('complete': admit, then complete). Throws if any call failed.
+ */
+async function microsPerCall(mode, library) {
+  const { client, stop } = await startRedis();
+  try {
+    const load = client.function.bind(client);
+    client.function = (...args) => {
+      if (args[0] === 'LOAD') args[args.length - 1] = library;
+      return load(...args);
+    };
+    // Loaded before the first call, under the store's own name: no call fails to find it.
+    await load('LOAD', 'REPLACE', library);
+    const { admit, whole } = tollgateOps(createRedisStore({ client, timeoutMs: TIMEOUT_MS }), config);
+    const op = mode === 'admit' ? admit : whole;
+    await client.config('RESETSTAT');
+    await rate(op, 64, WARM_MS);
+    const warm = await commandStats(client, 'fcall');
+    await client.config('RESETSTAT');
+    await rate(op, 64, MEASURE_MS);
+    const stats = await commandStats(client, 'fcall');
+    const failed = warm.failed + warm.rejected + stats.failed + stats.rejected;
+    if (stats.calls === 0 || failed > 0)
+      throw new Error(`redis-sections: ${failed} of the calls failed (${stats.calls} counted)`);
+    return stats.usec / stats.calls;
+  } finally {
+    stop();
+  }
+}
+
 const words = process.argv.slice(2);
 const chosen = SECTIONS.filter(([, name]) => words.length === 0 || words.some((word) => name.includes(word)));
-const asShipped = (library) => library;
-const base = {};
-for (const mode of ['admit', 'complete']) {
-  const runs = [await microsPerCall(mode, asShipped), await microsPerCall(mode, asShipped)];
-  base[mode] = { micros: (runs[0] + runs[1]) / 2, spread: Math.abs(runs[0] - runs[1]) };
+if (chosen.length === 0) {
+  console.error(`redis-sections: no section's name has ${words.join(' or ')}`);
+  process.exit(2);
 }
-// In whole requests every other call is a completion: a completion's section moves the mean by half its cost.
-const perOpCall = { admit: 1, complete: 2 };
+// A section's code not found, a rewrite that does not load, a failed call: one line, exit 1.
+const fail = (error) => {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+};
+const { shipped, rewritten } = await libraries(chosen).catch(fail);
+// A completion is every other call of a whole request: its section moves the mean by half its cost.
+const callsPerSectionRun = { admit: 1, complete: 2 };
 console.log(
-  `Redis µs per call at 64 in flight, as shipped: admission ${base.admit.micros.toFixed(1)} (two runs ${base.admit.spread.toFixed(1)} apart),`,
+  `Redis µs per call at 64 in flight; each section run ${K} times, beside a run as shipped just before it:`,
 );
-console.log(
-  `admission + completion ${base.complete.micros.toFixed(1)} a call (${base.complete.spread.toFixed(1)} apart); each section below, run ${K} times:`,
-);
-for (const [mode, name, code, body] of chosen) {
-  const micros = await microsPerCall(mode, (library) => repeated(library, code, body));
-  const cost = ((micros - base[mode].micros) / (K - 1)) * perOpCall[mode];
-  console.log(
-    `  ${mode === 'admit' ? 'admission ' : 'completion'}  ${cost.toFixed(2).padStart(6)} µs  ${name}`,
-  );
+const baselines = { admit: [], complete: [] };
+for (const [i, [mode, name]] of chosen.entries()) {
+  const base = await microsPerCall(mode, shipped).catch(fail);
+  const micros = await microsPerCall(mode, rewritten[i]).catch(fail);
+  baselines[mode].push(base);
+  const cost = ((micros - base) / (K - 1)) * callsPerSectionRun[mode];
+  const shown = (Math.abs(cost) < 0.05 ? 0 : cost).toFixed(1);
+  console.log(`  ${mode === 'admit' ? 'admission ' : 'completion'}  ${shown.padStart(5)} µs  ${name}`);
 }
+// How far the runs as shipped moved: the noise every section's figure carries, divided by K - 1.
+const range = (values) =>
+  values.length === 0 ? 'not run' : `${Math.min(...values).toFixed(1)}-${Math.max(...values).toFixed(1)}`;
+console.log(
+  `as shipped, µs per call over the runs: admissions alone ${range(baselines.admit)}, whole requests ${range(baselines.complete)}`,
+);

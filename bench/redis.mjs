@@ -12,7 +12,7 @@ import { Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { defaultLimits } from '../dist/limits.js';
 import { createRedisStore } from '../dist/redis.js';
-import { FLOOR_LIBRARY, serverMicros } from './redis-diagnostics.mjs';
+import { commandsTotal, FLOOR_LIBRARY, serverMicros } from './redis-diagnostics.mjs';
 
 const freePort = () =>
   new Promise((resolve) => {
@@ -49,6 +49,8 @@ export async function startRedis() {
 }
 
 const IDENTITIES = 10_000;
+/** The identity (0 to IDENTITIES - 1) of loop `worker`'s `i`-th op: the loops spread over all of them. */
+const identityOf = (worker, i) => (worker * 7919 + i) % IDENTITIES;
 
 /** The shipped limits with numbers no run reaches, so every admission is checked against every bucket and admitted. */
 export function roomyLimits(shipped) {
@@ -82,10 +84,9 @@ export function tollgateOps(store, config) {
     graphql: false,
     countsPrimary: true,
   });
-  const identity = (worker, i) => (worker * 7919 + i) % IDENTITIES;
-  const admit = (worker, i) => store.apply(admitEvent(`user:a${identity(worker, i)}`), Date.now(), config);
+  const admit = (worker, i) => store.apply(admitEvent(`user:a${identityOf(worker, i)}`), Date.now(), config);
   const whole = async (worker, i) => {
-    const verdict = await store.apply(admitEvent(`user:w${identity(worker, i)}`), Date.now(), config);
+    const verdict = await store.apply(admitEvent(`user:w${identityOf(worker, i)}`), Date.now(), config);
     await store.apply(
       { kind: 'complete', ticket: verdict.ticket, status: 200, cpuMs: 3 },
       Date.now(),
@@ -113,13 +114,6 @@ export async function rate(op, inFlight, ms, cost) {
   return Math.round((done * 1000) / (performance.now() - started));
 }
 
-async function commandCalls(client, names) {
-  const info = await client.info('commandstats');
-  let total = 0;
-  for (const name of names) total += Number(new RegExp(`cmdstat_${name}:calls=(\\d+)`).exec(info)?.[1] ?? 0);
-  return total;
-}
-
 export async function runRedisBench({ runs = Number(process.env.BENCH_RUNS ?? 5), ms = 1000 } = {}) {
   if (spawnSync('redis-server', ['--version']).status !== 0)
     return { skipped: 'redis-server is not installed' };
@@ -129,15 +123,14 @@ export async function runRedisBench({ runs = Number(process.env.BENCH_RUNS ?? 5)
     const config = roomyLimits(shipped);
     const store = createRedisStore({ client, timeoutMs: 1000 });
     const { admit, whole } = tollgateOps(store, config);
-    const identity = (worker, i) => (worker * 7919 + i) % IDENTITIES;
     const rlf = new RateLimiterRedis({ storeClient: client, points: 1e12, duration: 3600, keyPrefix: 'rlf' });
-    const consume = (worker, i) => rlf.consume(`u${identity(worker, i)}`, 1);
+    const consume = (worker, i) => rlf.consume(`u${identityOf(worker, i)}`, 1);
     const ping = () => client.ping();
     await client.function('LOAD', 'REPLACE', FLOOR_LIBRARY);
     // The blob: as long as an identity's state after the warm-up (measured below, before the runs).
     let floorBytes = 128;
     const floor = (worker, i) =>
-      client.fcall('tollgate_bench_floor', 1, `floor:{u${identity(worker, i)}}`, floorBytes);
+      client.fcall('tollgate_bench_floor', 1, `floor:{u${identityOf(worker, i)}}`, floorBytes);
     const ops = { admit, whole, consume, ping, floor };
     // Warm: the scripts loaded, connections settled, the code optimised.
     for (const op of Object.values(ops)) await rate(op, 8, 300);
@@ -148,10 +141,10 @@ export async function runRedisBench({ runs = Number(process.env.BENCH_RUNS ?? 5)
       admitted++;
       return admit(worker, i);
     };
-    const before = await commandCalls(client, ['fcall', 'evalsha', 'eval']);
+    const before = await commandsTotal(client, ['fcall', 'evalsha', 'eval'], 'calls');
     await rate(counted, 64, 300);
     const roundTrips = Number(
-      (((await commandCalls(client, ['fcall', 'evalsha', 'eval'])) - before) / admitted).toFixed(2),
+      (((await commandsTotal(client, ['fcall', 'evalsha', 'eval'], 'calls')) - before) / admitted).toFixed(2),
     );
     // The floor's blob: the mean length of the admitted identities' values (state, logs, tickets).
     let stateBytes = 0;
