@@ -1,5 +1,5 @@
-// Where the Redis script's time goes, section by section: `node bench/redis-sections.mjs [words]`
-// (after `npm run build`; needs redis-server; words pick the sections whose name has one). perf
+// Where the Redis script's time goes, section by section: `npm run bench:redis-sections [-- words]`
+// (builds first; needs redis-server; words pick the sections whose name has one). perf
 // cannot say: Debian's redis-server has no symbols for its Lua interpreter. Nor can the script
 // time itself: `os` is absent, and a `TIME` read costs more than most sections. So each section
 // runs K times instead of once (the library is rewritten before it is loaded), the redis
