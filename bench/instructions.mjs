@@ -1,8 +1,9 @@
-// `npm run bench:instructions [policy] [http] [--simulate]`: tollgate and its peers counted in CPU instructions
-// per request (valgrind's cachegrind), a figure this shared 2-core machine does not move: the
-// timed bench's ratios swing by a third between runs, the same op's count by a few percent. Each
-// op runs in its own process twice, with two counts; the difference of the totals over the
-// difference of the requests is its cost per request (setup, compile and warm-up cancel out).
+// `npm run bench:instructions [policy] [http] [--simulate]`: tollgate and its peers counted in
+// CPU instructions per request (valgrind's cachegrind), a figure this shared 2-core machine does
+// not move: the timed bench's ratios swing by a third between runs, the same op's count by a few
+// percent. Each op runs in its own process twice, with two counts; the difference of the totals
+// over the difference of the requests is its cost per request (setup, compile and warm-up cancel
+// out).
 // `policy`: the policy's ops and find-my-way over the bench mix (bench/instruction-ops.mjs).
 // `http`: the servers of the http scenario driven in-process over fake sockets
 // (bench/http-inprocess.mjs): node's parser and writer, the framework and the gate, no kernel.

@@ -4,30 +4,26 @@
 const TOP_LEVEL = ['fcall', 'evalsha', 'eval', 'ping'];
 
 /**
- * A command's counts since the last RESETSTAT (INFO commandstats): calls, µs, and calls that failed
- * (an error raised, a script's included) or were refused; 0 for a command not called.
+ * Counts since the last RESETSTAT, read with one INFO commandstats, of the commands `names`: calls,
+ * µs, and calls that failed (an error raised, a script's included) or were refused; summed over
+ * the names, 0 for a command not called.
  */
-export async function commandStats(client, name) {
+export async function commandStats(client, names) {
   const info = await client.info('commandstats');
-  const line = new RegExp(`cmdstat_${name}:(\\S+)`).exec(info)?.[1] ?? '';
-  const field = (key) => Number(new RegExp(`(?:^|,)${key}=(\\d+)`).exec(line)?.[1] ?? 0);
-  return {
-    calls: field('calls'),
-    usec: field('usec'),
-    failed: field('failed_calls'),
-    rejected: field('rejected_calls'),
-  };
-}
-
-/** The sum of `key` ('calls' or 'usec') over the commands `names` since the last RESETSTAT. */
-export async function commandsTotal(client, names, key) {
-  let total = 0;
-  for (const name of names) total += (await commandStats(client, name))[key];
-  return total;
+  const sum = { calls: 0, usec: 0, failed: 0, rejected: 0 };
+  for (const name of names) {
+    const line = new RegExp(`cmdstat_${name}:(\\S+)`).exec(info)?.[1] ?? '';
+    const field = (key) => Number(new RegExp(`(?:^|,)${key}=(\\d+)`).exec(line)?.[1] ?? 0);
+    sum.calls += field('calls');
+    sum.usec += field('usec');
+    sum.failed += field('failed_calls');
+    sum.rejected += field('rejected_calls');
+  }
+  return sum;
 }
 
 /** Redis's own µs since the last RESETSTAT in the ops' top-level commands. */
-export const serverMicros = (client) => commandsTotal(client, TOP_LEVEL, 'usec');
+export const serverMicros = async (client) => (await commandStats(client, TOP_LEVEL)).usec;
 
 /**
  * Diagnostic floor: one Redis 7 function that does what any one-round-trip admission on the

@@ -159,10 +159,10 @@ async function microsPerCall(mode, library) {
     const op = mode === 'admit' ? admit : whole;
     await client.config('RESETSTAT');
     await rate(op, 64, WARM_MS);
-    const warm = await commandStats(client, 'fcall');
+    const warm = await commandStats(client, ['fcall']);
     await client.config('RESETSTAT');
     await rate(op, 64, MEASURE_MS);
-    const stats = await commandStats(client, 'fcall');
+    const stats = await commandStats(client, ['fcall']);
     const failed = warm.failed + warm.rejected + stats.failed + stats.rejected;
     if (stats.calls === 0 || failed > 0)
       throw new Error(`redis-sections: ${failed} of the calls failed (${stats.calls} counted)`);

@@ -12,7 +12,7 @@ import { Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { defaultLimits } from '../dist/limits.js';
 import { createRedisStore } from '../dist/redis.js';
-import { commandsTotal, FLOOR_LIBRARY, serverMicros } from './redis-diagnostics.mjs';
+import { commandStats, FLOOR_LIBRARY, serverMicros } from './redis-diagnostics.mjs';
 
 const freePort = () =>
   new Promise((resolve) => {
@@ -141,10 +141,10 @@ export async function runRedisBench({ runs = Number(process.env.BENCH_RUNS ?? 5)
       admitted++;
       return admit(worker, i);
     };
-    const before = await commandsTotal(client, ['fcall', 'evalsha', 'eval'], 'calls');
+    const before = (await commandStats(client, ['fcall', 'evalsha', 'eval'])).calls;
     await rate(counted, 64, 300);
     const roundTrips = Number(
-      (((await commandsTotal(client, ['fcall', 'evalsha', 'eval'], 'calls')) - before) / admitted).toFixed(2),
+      (((await commandStats(client, ['fcall', 'evalsha', 'eval'])).calls - before) / admitted).toFixed(2),
     );
     // The floor's blob: the mean length of the admitted identities' values (state, logs, tickets).
     let stateBytes = 0;
