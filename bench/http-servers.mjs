@@ -20,7 +20,7 @@ const BODY = '[{"id":1,"event":"closed"}]';
 // Every rule in force, with numbers no bench run reaches: every request goes through authorize and
 // every limit and is passed on (a refused request would be cheaper, and flatter the figures).
 const shipped = defaultLimits();
-const roomy = {
+export const roomy = {
   ...shipped,
   primary: {
     ...shipped.primary,
@@ -38,8 +38,9 @@ const roomy = {
     cpu: { ...shipped.secondary.cpu, totalMs: 1e12 },
   },
 };
-// The server's token store, as a real server caches its lookups: one Token object per secret.
-const tokens = new Map(
+// The server's token store, as a real server caches its lookups: one Token object per secret
+// (exported with the gate and the peer stack for bench/middleware-ops.mjs).
+export const tokens = new Map(
   Array.from({ length: 100 }, (_, i) => [
     `bench-${i}`,
     { kind: 'fine-grained', user: `user${i}`, permissions: { issues: 'read' }, repositories: 'all' },
@@ -57,7 +58,7 @@ const windowModes =
         content_per_hour: 'bucket',
       }
     : undefined;
-const gateOf = () =>
+export const gateOf = () =>
   createGate({
     limiter: createLimiter({
       store: createMemoryStore(),
@@ -72,7 +73,7 @@ const gateOf = () =>
 // (one ability per token, cached as the token is), rate-limiter-flexible's memory limiter counts the
 // endpoint's cost in one hourly bucket per token, and the answer carries the same headers. Less
 // than the gate does (one rule, one counter, no visibility, no concurrency or CPU accounting).
-function peerStack() {
+export function peerStack() {
   const router = FindMyWay();
   const handler = () => {};
   for (const entry of shippedTables().endpoints)

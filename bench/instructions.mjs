@@ -1,10 +1,12 @@
-// `npm run bench:instructions [policy] [http] [--simulate]`: tollgate and its peers counted in
+// `npm run bench:instructions [policy] [gate] [http] [--simulate]`: tollgate and its peers counted in
 // CPU instructions per request (valgrind's cachegrind), a figure this shared 2-core machine does
 // not move: the timed bench's ratios swing by a third between runs, the same op's count by a few
 // percent. Each op runs in its own process twice, with two counts; the difference of the totals
 // over the difference of the requests is its cost per request (setup, compile and warm-up cancel
 // out).
 // `policy`: the policy's ops and find-my-way over the bench mix (bench/instruction-ops.mjs).
+// `gate`: the tollgate and peer-stack middlewares of the http scenario on plain objects in place of
+// node's (their own work, without node's), and the gate's parts (bench/middleware-ops.mjs).
 // `http`: the servers of the http scenario driven in-process over fake sockets
 // (bench/http-inprocess.mjs): node's parser and writer, the framework and the gate, no kernel.
 // Instructions are not time (cache misses and branches are not counted), so this sits beside
@@ -19,7 +21,7 @@ import { HTTP_RATIOS, HTTP_SERVERS } from './http.mjs';
 
 const run = promisify(execFile);
 const here = (file) => new URL(file, import.meta.url).pathname;
-const GROUPS = ['policy', 'http'];
+const GROUPS = ['policy', 'gate', 'http'];
 const simulate = process.argv.includes('--simulate');
 const wanted = process.argv.slice(2).filter((arg) => arg !== '--simulate');
 const unknown = wanted.filter((group) => !GROUPS.includes(group));
@@ -43,19 +45,15 @@ const POLICY_FMW = 'find-my-way find';
 const HTTP_KINDS = HTTP_SERVERS.filter((kind) => kind !== 'express+express-rate-limit');
 // Each job: a label, a count of requests and the node arguments that run that many (plus a warm-up).
 const jobs = [];
-if (wants('policy')) {
-  const ops = JSON.parse(
-    execFileSync(process.execPath, [here('./instruction-ops.mjs'), '--list'], { encoding: 'utf8' }),
-  );
+// Each op of a child that lists its ops (`--list`), in its own process, with two counts.
+function opJobs(group, child) {
+  const ops = JSON.parse(execFileSync(process.execPath, [here(child), '--list'], { encoding: 'utf8' }));
   for (const op of ops)
     for (const count of [20_000, 120_000])
-      jobs.push({
-        group: 'policy',
-        label: op,
-        requests: count,
-        args: [here('./instruction-ops.mjs'), op, String(count)],
-      });
+      jobs.push({ group, label: op, requests: count, args: [here(child), op, String(count)] });
 }
+if (wants('policy')) opJobs('policy', './instruction-ops.mjs');
+if (wants('gate')) opJobs('gate', './middleware-ops.mjs');
 if (wants('http'))
   // One warm-up batch, then one round, each of `count` requests: 2 x count in all.
   for (const kind of HTTP_KINDS)
@@ -144,6 +142,18 @@ if (wants('policy')) {
     if (op !== POLICY_FMW)
       console.log(`    ${op.padEnd(42)} ${(counts.get(POLICY_FMW) / count).toFixed(2)}x`);
   printSimulated('policy');
+}
+if (wants('gate')) {
+  const counts = perRequest('gate');
+  console.log(
+    "gate: instructions per request over the http scenario's requests, without node's parser and writer",
+  );
+  for (const [op, count] of counts) console.log(`  ${op.padEnd(44)} ${show(count)}`);
+  const [ours, peer] = ['tollgate middleware (node adapter)', 'peer-stack middleware'].map((op) =>
+    counts.get(op),
+  );
+  console.log(`  tollgate middleware / peer-stack middleware: ${(ours / peer).toFixed(2)}x`);
+  printSimulated('gate');
 }
 if (wants('http')) {
   const counts = perRequest('http');
