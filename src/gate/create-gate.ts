@@ -19,7 +19,7 @@ import type { GateAnswer } from './gate-answer.js';
 import { bypassOf, decisionHookOf, errorReporterOf, UNGATED } from './gate-hooks.js';
 import { GATE_OPTIONS } from './gate-options-spec.js';
 import { type GateGround, GateRequest } from './gate-request.js';
-import { createGateResponses, joinHeaders } from './gate-responses.js';
+import { createGateResponses } from './gate-responses.js';
 import type { Gate, GateOptions } from './gate-types.js';
 import { withCallForms } from './limiter-call-forms.js';
 import { after, isThenable, type MaybePromise } from './maybe-async.js';
@@ -78,7 +78,7 @@ export function createGate(options: GateOptions): Gate {
   const decisionHook = decisionHookOf(options);
   const reportError = errorReporterOf(options);
   const responses = createGateResponses(limiter.config, options, clock);
-  const { respond, refuse, limitHeadersOf, limitedBody, headOnly } = responses;
+  const { respond, refuse, limitHeadersOf, admittedHeaders, limitedBody, headOnly } = responses;
   const identities = new WeakMap<Token, LimitsIdentity>();
   const ground: GateGround = { limiter, cpu, report: reportError };
 
@@ -247,11 +247,11 @@ export function createGate(options: GateOptions): Gate {
   ): MaybePromise<GateAnswer> {
     const facts = request.facts;
     const limited = limitedResponse(verdict);
-    const limitHeaders = limitHeadersOf(verdict, nearest);
     // Charged and settled already (see `limit`): nothing is held.
     if (limited === null && verdict.allowed && !decision.allowed)
-      return refuse(facts, decision, verdict, limitHeaders);
+      return refuse(facts, decision, verdict, limitHeadersOf(verdict, nearest));
     if (limited !== null || verdict.ticket === null) {
+      const limitHeaders = limitHeadersOf(verdict, nearest);
       const status = limited?.status ?? answers.status;
       const body = limited === null || headOnly(facts) ? '' : limitedBody(verdict, limited.body);
       return {
@@ -272,10 +272,10 @@ export function createGate(options: GateOptions): Gate {
         decision,
         verdict,
         identity,
-        limitHeaders,
+        limitHeaders: limitHeadersOf(verdict, nearest),
       });
     }
-    const headers = joinHeaders(decision.headers, limitHeaders);
+    const headers = admittedHeaders(decision, verdict, nearest);
     if (isPolled(entry.key)) {
       headers[pollHeaders.pollInterval] = String(pollInterval(load(), limiter.config));
       headers[pollHeaders.lastModified] = httpDate(clock());

@@ -3,6 +3,7 @@
 import type { LimitsConfig } from '../limits/limits-config.js';
 import type { RuleStanding } from '../limits/nearest-rule.js';
 import type { Verdict } from '../limits/verdict.js';
+import { AllowedVerdict } from '../limits/verdict-objects.js';
 import type { Decision } from '../policy/types.js';
 import {
   DEFAULT_AUTHENTICATION_URL,
@@ -41,6 +42,11 @@ export interface GateResponses {
    * `nearest`, the rule nearest exhaustion, when the gate read it).
    */
   limitHeadersOf(verdict: Verdict, nearest?: RuleStanding): Readonly<Record<string, string>>;
+  /**
+   * The headers of an answer passed on: the decision's, then the limits' (`limitHeadersOf`), which
+   * win; a new object, as joinHeaders makes it.
+   */
+  admittedHeaders(decision: Decision, verdict: Verdict, nearest?: RuleStanding): Record<string, string>;
   /** The JSON body of a limited response (`limitedBody` of `limitedResponse`), with the configured link. */
   limitedBody(verdict: Verdict, body: string): string;
   headOnly(facts: RequestFacts): boolean;
@@ -107,6 +113,11 @@ export function createGateResponses(
     reason,
   });
 
+  const limitHeadersOf: GateResponses['limitHeadersOf'] = (verdict, nearest) =>
+    standardForm === false
+      ? verdict.headers
+      : { ...verdict.headers, ...standardHeaders(verdict, config, standardForm, clock(), nearest) };
+
   return {
     respond,
     refuse: (facts, decision, verdict, limitHeaders) =>
@@ -119,10 +130,13 @@ export function createGateResponses(
         verdict,
         { ...decision.headers, ...limitHeaders },
       ),
-    limitHeadersOf: (verdict, nearest) =>
-      standardForm === false
-        ? verdict.headers
-        : { ...verdict.headers, ...standardHeaders(verdict, config, standardForm, clock(), nearest) },
+    limitHeadersOf,
+    // The store's own admitted verdicts write their window headers straight into the answer's
+    // object (see withWindowHeaders: the generic join was a tenth of a gate check's instructions).
+    admittedHeaders: (decision, verdict, nearest) =>
+      standardForm === false && verdict instanceof AllowedVerdict
+        ? verdict.headersAfter(decision.headers)
+        : joinHeaders(decision.headers, limitHeadersOf(verdict, nearest)),
     limitedBody: (verdict, body) =>
       rateLimitsUrl === answers.documentationUrl || verdict.body === null
         ? body

@@ -128,3 +128,43 @@ export function namedWindowHeaders(
   headers[h.resource] = resource;
   return headers;
 }
+
+/**
+ * A new object with the headers of `first`, then the five window headers (which win on a shared
+ * name, keeping its place), as `joinHeaders(first, namedWindowHeaders(...))` gives, in one object
+ * and with the window's names written as constants: the gate's answer to an admitted request.
+ * Instruction counts per gate check (cachegrind, bench/middleware-ops.mjs): the generic join over
+ * the window's object 19,300; with no join at all 17,400; this 17,200 (a loop copying an object of
+ * varying keys runs through V8's megamorphic keyed loads and stores, a constant name does not).
+ * @example
+ * import { defaultLimits } from 'tollgate/limits';
+ * import { withWindowHeaders } from './header-text.js';
+ * withWindowHeaders({ 'X-Accepted-Service-Permissions': 'issues=read' }, 'core', '5000', '4999', '1', '1700003600', defaultLimits().answers.headers);
+ * // { 'X-Accepted-Service-Permissions': 'issues=read', 'x-ratelimit-limit': '5000', ..., 'x-ratelimit-resource': 'core' }
+ */
+export function withWindowHeaders(
+  first: Readonly<Record<string, string>>,
+  resource: LimitsResource,
+  limit: string,
+  remaining: string,
+  used: string,
+  reset: string,
+  h: HeaderNames,
+): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name in first) headers[name] = first[name]!;
+  if (h === SHIPPED_HEADER_NAMES || shipsHeaderNames(h)) {
+    headers['x-ratelimit-limit'] = limit;
+    headers['x-ratelimit-remaining'] = remaining;
+    headers['x-ratelimit-used'] = used;
+    headers['x-ratelimit-reset'] = reset;
+    headers['x-ratelimit-resource'] = resource;
+  } else {
+    headers[h.limit] = limit;
+    headers[h.remaining] = remaining;
+    headers[h.used] = used;
+    headers[h.reset] = reset;
+    headers[h.resource] = resource;
+  }
+  return headers;
+}

@@ -8,6 +8,7 @@ import {
   SHIPPED_HEADER_NAMES,
   shipsHeaderNames,
   windowHeaders,
+  withWindowHeaders,
 } from './header-text.js';
 import type { Ticket } from './limit-event.js';
 import type { LimitRule, LimitsConfig, LimitsResource } from './limits-config.js';
@@ -105,6 +106,22 @@ export class AllowedVerdict implements Verdict {
   // An admitted request's headers: the window's five (no retry-after, no body, so no content-type).
   get headers(): Readonly<Record<string, string>> {
     return namedWindowHeaders(
+      this.resource,
+      countText(this.limit),
+      countText(this.remaining),
+      countText(this.used),
+      resetText(this.reset),
+      this[HEADER_NAMES],
+    );
+  }
+
+  /**
+   * A new object with the headers of `first`, then this verdict's (which win): what
+   * `joinHeaders(first, verdict.headers)` gives, without making the verdict's own object.
+   */
+  headersAfter(first: Readonly<Record<string, string>>): Record<string, string> {
+    return withWindowHeaders(
+      first,
       this.resource,
       countText(this.limit),
       countText(this.remaining),

@@ -1,0 +1,94 @@
+// The headers of an answer the gate passes on: the decision's, then the limits', which win. The
+// store's own admitted verdicts write theirs straight into the answer's object (headersAfter);
+// every other verdict is joined. Both must give the same object, key for key and in order.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { joinHeaders } from '../../src/gate/gate-responses.js';
+import { createGate, createLimiter, type Limiter, type Token } from '../../src/index.js';
+import { allowedVerdict } from '../../src/limits/answers.js';
+import { LIMITS_RESOURCES } from '../../src/limits/limits-config.js';
+import { AllowedVerdict } from '../../src/limits/verdict-objects.js';
+import { defaultLimits, type LimitsConfig, type LimitsStore } from '../../src/limits.js';
+import { fcSeed } from '../setup.js';
+import { bearerFacts } from '../support/bearer-facts.js';
+
+const shipped = defaultLimits();
+// Names a decision's headers and a config's window headers may share.
+const nameArb = fc.oneof(
+  fc.constantFrom(
+    'x-ratelimit-limit',
+    'x-ratelimit-remaining',
+    'x-ratelimit-used',
+    'x-ratelimit-reset',
+    'x-ratelimit-resource',
+    'X-Accepted-Service-Permissions',
+    'X-OAuth-Scopes',
+    'ratelimit-limit',
+    '7',
+  ),
+  fc.string({ minLength: 1, maxLength: 12 }),
+);
+const namesArb = fc.option(
+  fc.record({ limit: nameArb, remaining: nameArb, used: nameArb, reset: nameArb, resource: nameArb }),
+);
+const configOf = (names: Partial<LimitsConfig['answers']['headers']> | null): LimitsConfig =>
+  names === null
+    ? shipped
+    : { ...shipped, answers: { ...shipped.answers, headers: { ...shipped.answers.headers, ...names } } };
+const resourceArb = fc.constantFrom(...LIMITS_RESOURCES);
+
+describe('the headers of an admitted answer', () => {
+  it(`are the decision's, then the verdict's, in that order (seed ${fcSeed})`, () => {
+    fc.assert(
+      fc.property(
+        fc.dictionary(nameArb, fc.string({ maxLength: 8 }), { maxKeys: 4 }),
+        namesArb,
+        resourceArb,
+        fc.integer({ min: 0, max: 1e12 }),
+        fc.integer({ min: 0, max: 1e12 }),
+        fc.integer({ min: 0, max: 4e9 }),
+        (first, names, resource, limit, used, reset) => {
+          const verdict = allowedVerdict(resource, limit, used, reset, null, configOf(names));
+          expect(verdict).toBeInstanceOf(AllowedVerdict);
+          const direct = (verdict as AllowedVerdict).headersAfter(first);
+          expect(Object.entries(direct)).toEqual(Object.entries(joinHeaders(first, verdict.headers)));
+        },
+      ),
+    );
+  });
+
+  const token: Token = {
+    kind: 'fine-grained',
+    permissions: { issues: 'read' },
+    repositories: 'all',
+    user: 'mona',
+  };
+  const facts = bearerFacts('GET', '/repos/acme/app/issues/events');
+
+  it("carry a limiter's own verdict's headers whichever object it returns", async () => {
+    // As made, and in a wrapper whose verdicts are plain objects (the gate joins their headers).
+    const wrap = (inner: Limiter<LimitsStore>): Limiter<LimitsStore> => ({
+      ...inner,
+      admit: (request) => {
+        const verdict = inner.admit(request as never) as AllowedVerdict;
+        return { ...verdict.toJSON(), headers: { ...verdict.headers, 'x-wrapped': 'yes' } } as never;
+      },
+    });
+    for (const wrapped of [false, true]) {
+      const limiter = wrapped ? wrap(createLimiter()) : createLimiter();
+      const gate = createGate({ limiter, lookupToken: () => token });
+      const answer = await gate.check(facts);
+      expect(answer.action).toBe('pass');
+      expect(Object.keys(answer.headers)).toEqual([
+        'X-Accepted-Service-Permissions',
+        'x-ratelimit-limit',
+        'x-ratelimit-remaining',
+        'x-ratelimit-used',
+        'x-ratelimit-reset',
+        'x-ratelimit-resource',
+        ...(wrapped ? ['x-wrapped'] : []),
+      ]);
+      expect(answer.headers['x-ratelimit-remaining']).toBe('4999');
+    }
+  });
+});
