@@ -134,9 +134,9 @@ export function namedWindowHeaders(
  * name, keeping its place), as `joinHeaders(first, namedWindowHeaders(...))` gives, in one object
  * and with the window's names written as constants: the gate's answer to an admitted request.
  * Cachegrind over the http scenario's requests (`npm run bench:instructions gate`, three runs
- * each), per request: the gate's check and settle 18,800-19,300 instructions with the generic join,
- * 17,500-18,900 with this; the node middleware 22,000-22,800 and 20,800-20,900. A loop copying an
- * object of varying keys runs through V8's megamorphic keyed loads and stores; a constant name does not.
+ * each, medians), per request: the gate's check and settle 19,234 instructions with the generic
+ * join, 17,647 with this; the node middleware 22,167 and 20,827. A loop copying an object of
+ * varying keys runs through V8's megamorphic keyed loads and stores; a constant name does not.
  * @example
  * import { defaultLimits } from 'tollgate/limits';
  * import { withWindowHeaders } from './header-text.js';

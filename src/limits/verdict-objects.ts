@@ -65,7 +65,8 @@ const HEADER_NAMES = Symbol('tollgate.headerNames');
  * Its headers need only the config's header names, which its class holds on the prototype (this
  * class: the shipped names; a subclass per other set, see allowedVerdictClass), so the verdict
  * holds no config: 8 bytes less than a private field, two verdicts per request. The headers are
- * built at each read (the gate reads them once). Not exported from the package: `allowedVerdict`
+ * built at each read (the gate's answer to an admitted request does not read them: it calls
+ * `headersAfter`, which writes them into the answer's object). Not exported from the package: `allowedVerdict`
  * builds it. (A completion's verdict holds no ticket, yet keeps the field: a subclass without it
  * measured worse, 226 deoptimizations of the code that builds verdicts over the bench's 101 full
  * collections, "weak objects", +80 B per request.)

@@ -66,29 +66,37 @@ describe('the headers of an admitted answer', () => {
   const facts = bearerFacts('GET', '/repos/acme/app/issues/events');
 
   it("carry a limiter's own verdict's headers whichever object it returns", async () => {
-    // As made, and in a wrapper whose verdicts are plain objects (the gate joins their headers).
-    const wrap = (inner: Limiter<LimitsStore>): Limiter<LimitsStore> => ({
-      ...inner,
-      admit: (request) => {
-        const verdict = inner.admit(request as never) as AllowedVerdict;
-        return { ...verdict.toJSON(), headers: { ...verdict.headers, 'x-wrapped': 'yes' } } as never;
-      },
-    });
-    for (const wrapped of [false, true]) {
-      const limiter = wrapped ? wrap(createLimiter()) : createLimiter();
+    // Wrappers that add a header: as a plain object, or on the store's verdict itself (an own
+    // `headers` over the class's getter, by defineProperty or by Object.create).
+    type Wrap = (verdict: AllowedVerdict) => unknown;
+    const added = (verdict: AllowedVerdict) => ({ ...verdict.headers, 'x-wrapped': 'yes' });
+    const wraps: Record<string, Wrap | null> = {
+      'as made': null,
+      'a plain object': (verdict) => ({ ...verdict.toJSON(), headers: added(verdict) }),
+      'defineProperty on the verdict': (verdict) =>
+        Object.defineProperty(verdict, 'headers', { value: added(verdict), enumerable: true }),
+      'Object.create over the verdict': (verdict) =>
+        Object.create(verdict, { headers: { value: added(verdict), enumerable: true } }),
+    };
+    for (const [name, wrap] of Object.entries(wraps)) {
+      const inner = createLimiter();
+      const limiter: Limiter<LimitsStore> =
+        wrap === null
+          ? inner
+          : { ...inner, admit: (request) => wrap(inner.admit(request as never) as AllowedVerdict) as never };
       const gate = createGate({ limiter, lookupToken: () => token });
       const answer = await gate.check(facts);
-      expect(answer.action).toBe('pass');
-      expect(Object.keys(answer.headers)).toEqual([
+      expect(answer.action, name).toBe('pass');
+      expect(Object.keys(answer.headers), name).toEqual([
         'X-Accepted-Service-Permissions',
         'x-ratelimit-limit',
         'x-ratelimit-remaining',
         'x-ratelimit-used',
         'x-ratelimit-reset',
         'x-ratelimit-resource',
-        ...(wrapped ? ['x-wrapped'] : []),
+        ...(wrap === null ? [] : ['x-wrapped']),
       ]);
-      expect(answer.headers['x-ratelimit-remaining']).toBe('4999');
+      expect(answer.headers['x-ratelimit-remaining'], name).toBe('4999');
     }
   });
 });
