@@ -58,7 +58,7 @@ const windowModes =
         content_per_hour: 'bucket',
       }
     : undefined;
-export const gateOf = () =>
+export const gateOf = (options = {}) =>
   createGate({
     limiter: createLimiter({
       store: createMemoryStore(),
@@ -66,6 +66,7 @@ export const gateOf = () =>
       ...(windowModes ? { windowModes } : {}),
     }),
     lookupToken: (secret) => tokens.get(secret) ?? null,
+    ...options,
   });
 
 // The peer stack doing the gate's job with the usual libraries: find-my-way routes every table

@@ -148,7 +148,7 @@ if (wants('gate')) {
   console.log(
     "gate: instructions per request over the http scenario's requests, without node's parser and writer",
   );
-  for (const [op, count] of counts) console.log(`  ${op.padEnd(44)} ${show(count)}`);
+  for (const [op, count] of counts) console.log(`  ${op.padEnd(52)} ${show(count)}`);
   const [ours, peer] = ['tollgate middleware (node adapter)', 'peer-stack middleware'].map((op) =>
     counts.get(op),
   );
