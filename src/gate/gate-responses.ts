@@ -134,7 +134,7 @@ export function createGateResponses(
       ),
     limitHeadersOf,
     // The store's own admitted verdicts write their window headers straight into the answer's
-    // object (see withWindowHeaders: the generic join took about 1,900 of a gate check's 19,000
+    // object (see namedWindowHeaders: the generic join took about 1,900 of a gate check's 19,000
     // instructions; this saves 1,000-1,600 of them). A verdict whose `headers` is its own
     // property (a wrapper's override) is joined, so its headers are the ones sent.
     admittedHeaders: (decision, verdict, nearest) =>

@@ -8,7 +8,6 @@ import {
   SHIPPED_HEADER_NAMES,
   shipsHeaderNames,
   windowHeaders,
-  withWindowHeaders,
 } from './header-text.js';
 import type { Ticket } from './limit-event.js';
 import type { LimitRule, LimitsConfig, LimitsResource } from './limits-config.js';
@@ -106,14 +105,7 @@ export class AllowedVerdict implements Verdict {
 
   // An admitted request's headers: the window's five (no retry-after, no body, so no content-type).
   get headers(): Readonly<Record<string, string>> {
-    return namedWindowHeaders(
-      this.resource,
-      countText(this.limit),
-      countText(this.remaining),
-      countText(this.used),
-      resetText(this.reset),
-      this[HEADER_NAMES],
-    );
+    return allowedHeaders(this, null);
   }
 
   /**
@@ -121,20 +113,28 @@ export class AllowedVerdict implements Verdict {
    * `joinHeaders(first, verdict.headers)` gives, without making the verdict's own object.
    */
   headersAfter(first: Readonly<Record<string, string>>): Record<string, string> {
-    return withWindowHeaders(
-      first,
-      this.resource,
-      countText(this.limit),
-      countText(this.remaining),
-      countText(this.used),
-      resetText(this.reset),
-      this[HEADER_NAMES],
-    );
+    return allowedHeaders(this, first);
   }
 
   toJSON(): object {
     return verdictJson(this);
   }
+}
+
+/** An allowed verdict's five window headers, after `first`'s when given (see namedWindowHeaders). */
+function allowedHeaders(
+  verdict: AllowedVerdict,
+  first: Readonly<Record<string, string>> | null,
+): Record<string, string> {
+  return namedWindowHeaders(
+    verdict.resource,
+    countText(verdict.limit),
+    countText(verdict.remaining),
+    countText(verdict.used),
+    resetText(verdict.reset),
+    verdict[HEADER_NAMES],
+    first,
+  );
 }
 
 // Read-only data of the prototype, not enumerable (as a class's getters): own fields stay the ones
