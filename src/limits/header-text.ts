@@ -7,7 +7,19 @@ const COUNT_TEXTS = 1 << 16;
 const countTexts: (string | undefined)[] = new Array(COUNT_TEXTS).fill(undefined);
 
 /**
- * The decimal text of a count, made once per value below 65,536 and shared afterwards.
+ * Larger counts, direct-mapped by their low bits: a config's own large limit (an internal service's
+ * ceiling of millions) is the same number on every answer, and making its text cost about 900
+ * instructions each time (V8's number-to-string past its small-integer cache). A count that
+ * changes on every answer (the remaining of such a limit) only takes a slot.
+ */
+const LARGE_TEXTS = 64;
+// NaN equals no count, so an empty slot never answers (-1 would answer countText(-1)).
+const largeCounts = new Float64Array(LARGE_TEXTS).fill(Number.NaN);
+const largeTexts: string[] = new Array(LARGE_TEXTS).fill('');
+
+/**
+ * The decimal text of a count, made once per value below 65,536 and shared afterwards; a larger
+ * count's text is remembered in a small table.
  * @example
  * import { countText } from './header-text.js';
  * countText(4999); // '4999'
@@ -20,12 +32,18 @@ export function countText(n: number): string {
     countTexts[n] = made;
     return made;
   }
-  return String(n);
+  const at = n & (LARGE_TEXTS - 1);
+  if (largeCounts[at] === n) return largeTexts[at]!;
+  const made = String(n);
+  largeCounts[at] = n;
+  largeTexts[at] = made;
+  return made;
 }
 
 /** Reset times (epoch seconds), direct-mapped by their low bits: many identities share a second. */
 const RESET_TEXTS = 1024;
-const resetSeconds = new Float64Array(RESET_TEXTS).fill(-1);
+// NaN equals no second, so an empty slot never answers (-1 answered resetText(-1) with '').
+const resetSeconds = new Float64Array(RESET_TEXTS).fill(Number.NaN);
 const resetTexts: string[] = new Array(RESET_TEXTS).fill('');
 
 /**
