@@ -1,5 +1,6 @@
 /** The text of the rate-limit headers: numbers as strings without a new string per response. */
-// Hot path: every verdict whose headers are read (every response); bench/limits.mjs guards its speed.
+// Hot path: every verdict whose headers are read (every response); bench/limits.mjs guards its
+// speed, and `npm run bench:instructions gate` (the http scenario's large limit) the large counts'.
 import type { LimitsConfig, LimitsResource } from './limits-config.js';
 
 /** Counts below this (limits, used, remaining, retry-after seconds) keep their text once made. */
@@ -7,13 +8,14 @@ const COUNT_TEXTS = 1 << 16;
 const countTexts: (string | undefined)[] = new Array(COUNT_TEXTS).fill(undefined);
 
 /**
- * Larger counts, direct-mapped by their low bits: a config's own large limit (an internal service's
- * ceiling of millions) is the same number on every answer, and making its text cost about 900
- * instructions each time (V8's number-to-string past its small-integer cache). A count that
- * changes on every answer (the remaining of such a limit) only takes a slot.
+ * Larger counts, direct-mapped by their low bits: a config's own large limit is the same number
+ * on every answer, and past V8's small integers (the http bench's 10^12) making its text cost
+ * about 900 instructions each time. A count that changes on every answer (the remaining of such a
+ * limit) takes a slot, and evicts the limit's text when they share one (once in 64 answers).
  */
 const LARGE_TEXTS = 64;
-// NaN equals no count, so an empty slot never answers (-1 would answer countText(-1)).
+// INVARIANT: an empty slot's key is NaN, which equals no count, so it never answers (a -1 key
+// answered countText(-1) with ''); test/limits/header-text.prop.test.ts checks it.
 const largeCounts = new Float64Array(LARGE_TEXTS).fill(Number.NaN);
 const largeTexts: string[] = new Array(LARGE_TEXTS).fill('');
 
@@ -23,6 +25,7 @@ const largeTexts: string[] = new Array(LARGE_TEXTS).fill('');
  * @example
  * import { countText } from './header-text.js';
  * countText(4999); // '4999'
+ * countText(1e12); // '1000000000000'
  */
 export function countText(n: number): string {
   if (n >= 0 && n < COUNT_TEXTS && Number.isInteger(n)) {
@@ -42,7 +45,7 @@ export function countText(n: number): string {
 
 /** Reset times (epoch seconds), direct-mapped by their low bits: many identities share a second. */
 const RESET_TEXTS = 1024;
-// NaN equals no second, so an empty slot never answers (-1 answered resetText(-1) with '').
+// INVARIANT: an empty slot's key is NaN, as the large counts' (-1 answered resetText(-1) with '').
 const resetSeconds = new Float64Array(RESET_TEXTS).fill(Number.NaN);
 const resetTexts: string[] = new Array(RESET_TEXTS).fill('');
 

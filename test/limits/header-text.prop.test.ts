@@ -2,7 +2,7 @@
 // in a table) answer exactly what String() does, in any order of calls: a slot that answered for
 // another number, or an empty slot, never leaks into an answer.
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { countText, resetText } from '../../src/limits/header-text.js';
 
 // Numbers that share slots: large counts 64 apart share a large-count slot, seconds 1,024 apart a
@@ -23,6 +23,24 @@ const seconds = fc.oneof(
 );
 
 describe('header texts', () => {
+  // The tables live in the module and fill as they answer: only a fresh module has empty slots.
+  const fresh = async () => {
+    vi.resetModules();
+    return import('../../src/limits/header-text.js');
+  };
+
+  it("countText(-1) answers '-1' from a fresh module (an empty slot's -1 key answered '')", async () => {
+    const texts = await fresh();
+    expect(texts.countText(-1)).toBe('-1');
+    expect(texts.countText(Number.NaN)).toBe('NaN');
+    expect(texts.countText(Number.NaN)).toBe('NaN');
+  });
+
+  it("resetText(-1) answers '-1' from a fresh module (an empty slot's -1 key answered '')", async () => {
+    const texts = await fresh();
+    expect(texts.resetText(-1)).toBe('-1');
+  });
+
   it('countText(n) is String(n) for any sequence of numbers', () => {
     fc.assert(
       fc.property(fc.array(number, { minLength: 1, maxLength: 60 }), (counts) => {
