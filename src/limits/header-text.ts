@@ -7,17 +7,37 @@ import type { LimitsConfig, LimitsResource } from './limits-config.js';
 const COUNT_TEXTS = 1 << 16;
 const countTexts: (string | undefined)[] = new Array(COUNT_TEXTS).fill(undefined);
 
+/** Texts of numbers, direct-mapped by their low bits: a slot keeps the last number that landed in it. */
+interface TextTable {
+  // INVARIANT: an empty slot's key is NaN, which equals no number, so it never answers (a -1 key
+  // answered -1 with ''); test/limits/header-text.prop.test.ts checks it on a fresh module.
+  readonly keys: Float64Array;
+  readonly texts: string[];
+  readonly mask: number;
+}
+
+const textTable = (size: number): TextTable => ({
+  keys: new Float64Array(size).fill(Number.NaN),
+  texts: new Array(size).fill(''),
+  mask: size - 1,
+});
+
+function textIn(table: TextTable, n: number): string {
+  const at = n & table.mask;
+  if (table.keys[at] === n) return table.texts[at]!;
+  const made = String(n);
+  table.keys[at] = n;
+  table.texts[at] = made;
+  return made;
+}
+
 /**
- * Larger counts, direct-mapped by their low bits: a config's own large limit is the same number
- * on every answer, and past V8's small integers (the http bench's 10^12) making its text cost
- * about 900 instructions each time. A count that changes on every answer (the remaining of such a
- * limit) takes a slot, and evicts the limit's text when they share one (once in 64 answers).
+ * Larger counts: a config's own large limit is the same number on every answer, and past V8's
+ * small integers (the http bench's 10^12) making its text cost about 900 instructions each time.
+ * A count that changes on every answer (the remaining of such a limit) takes a slot, and evicts
+ * the limit's text when they share one (once in 64 answers).
  */
-const LARGE_TEXTS = 64;
-// INVARIANT: an empty slot's key is NaN, which equals no count, so it never answers (a -1 key
-// answered countText(-1) with ''); test/limits/header-text.prop.test.ts checks it.
-const largeCounts = new Float64Array(LARGE_TEXTS).fill(Number.NaN);
-const largeTexts: string[] = new Array(LARGE_TEXTS).fill('');
+const largeCounts = textTable(64);
 
 /**
  * The decimal text of a count, made once per value below 65,536 and shared afterwards; a larger
@@ -35,19 +55,11 @@ export function countText(n: number): string {
     countTexts[n] = made;
     return made;
   }
-  const at = n & (LARGE_TEXTS - 1);
-  if (largeCounts[at] === n) return largeTexts[at]!;
-  const made = String(n);
-  largeCounts[at] = n;
-  largeTexts[at] = made;
-  return made;
+  return textIn(largeCounts, n);
 }
 
-/** Reset times (epoch seconds), direct-mapped by their low bits: many identities share a second. */
-const RESET_TEXTS = 1024;
-// INVARIANT: an empty slot's key is NaN, as the large counts' (-1 answered resetText(-1) with '').
-const resetSeconds = new Float64Array(RESET_TEXTS).fill(Number.NaN);
-const resetTexts: string[] = new Array(RESET_TEXTS).fill('');
+/** Reset times (epoch seconds): many identities share a second. */
+const resetSeconds = textTable(1024);
 
 /**
  * The decimal text of an epoch-seconds reset time, remembered in a small table.
@@ -56,12 +68,7 @@ const resetTexts: string[] = new Array(RESET_TEXTS).fill('');
  * resetText(1_700_003_600); // '1700003600'
  */
 export function resetText(seconds: number): string {
-  const at = seconds & (RESET_TEXTS - 1);
-  if (resetSeconds[at] === seconds) return resetTexts[at]!;
-  const text = String(seconds);
-  resetSeconds[at] = seconds;
-  resetTexts[at] = text;
-  return text;
+  return textIn(resetSeconds, seconds);
 }
 
 /** The header names tollgate ships (data/limits.yaml): most configs keep them. */
