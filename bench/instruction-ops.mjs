@@ -5,7 +5,8 @@
 // Its loops are its own copies of bench/policy.mjs's tasks, not those tasks: run after that
 // scenario's setup (its same-answer check calls every peer first), the same op's count moved by
 // up to 25% between runs (find-my-way 9,419 and 10,242; authorize 5,601 and 6,165); alone, as
-// here, by under 2% (authorize 6,093-6,193 over three runs).
+// here, by under 2% (authorize 6,093-6,193 over three runs) one day, by 9% another (5,651-6,158
+// over six runs of one build, with V8's hash and random seeds fixed or not): compare over several runs.
 import * as rootEntry from '../dist/index.js';
 import * as policyEntry from '../dist/policy.js';
 import * as routesEntry from '../dist/routes.js';
