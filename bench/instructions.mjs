@@ -1,9 +1,12 @@
-// `npm run bench:instructions [policy] [gate] [http] [--simulate]`: tollgate and its peers counted in
-// CPU instructions per request (valgrind's cachegrind), a figure this shared 2-core machine does
-// not move: the timed bench's ratios swing by a third between runs, the same op's count by a few
-// percent. Each op runs in its own process twice, with two counts; the difference of the totals
-// over the difference of the requests is its cost per request (setup, compile and warm-up cancel
-// out).
+// `npm run bench:instructions [policy] [gate] [http] [--simulate] [--runs N]`: tollgate and its
+// peers counted in CPU instructions per request (valgrind's cachegrind), a figure this shared 2-core
+// machine moves far less than time: the timed bench's ratios swing by a third between runs, the
+// same op's count by 2% to 9% (six runs of one build's `authorize`: 5,651-6,158; V8's optimizing
+// decisions differ between processes, fixed hash and random seeds or not). Each op runs in its own
+// process twice, with two counts; the difference of the totals over the difference of the requests
+// is its cost per request (setup, compile and warm-up cancel out). `--runs N` (1 to 20, default 1)
+// does that N times and prints each op's median with its min-max; ratios are of the medians.
+// Compare two builds over several runs, not one.
 // `policy`: the policy's ops and find-my-way over the bench mix (bench/instruction-ops.mjs).
 // `gate`: the tollgate and peer-stack middlewares of the http scenario on plain objects in place of
 // node's (their own work, without node's), and the gate's parts (bench/middleware-ops.mjs).
@@ -22,12 +25,23 @@ import { HTTP_RATIOS, HTTP_SERVERS } from './http.mjs';
 const run = promisify(execFile);
 const here = (file) => new URL(file, import.meta.url).pathname;
 const GROUPS = ['policy', 'gate', 'http'];
-const simulate = process.argv.includes('--simulate');
-const wanted = process.argv.slice(2).filter((arg) => arg !== '--simulate');
+const args = process.argv.slice(2);
+const simulate = args.includes('--simulate');
+const runsAt = args.indexOf('--runs');
+const RUNS = runsAt < 0 ? 1 : Number(args[runsAt + 1]);
+if (!Number.isInteger(RUNS) || RUNS < 1 || RUNS > 20) {
+  console.error(
+    `bench:instructions: --runs must be an integer from 1 to 20, got \`${args[runsAt + 1] ?? ''}\``,
+  );
+  process.exit(2);
+}
+const wanted = args.filter(
+  (arg, i) => arg !== '--simulate' && (runsAt < 0 || (i !== runsAt && i !== runsAt + 1)),
+);
 const unknown = wanted.filter((group) => !GROUPS.includes(group));
 if (unknown.length > 0) {
   console.error(
-    `bench:instructions: unknown group ${unknown.join(', ')}; valid: ${GROUPS.join(', ')}, and --simulate`,
+    `bench:instructions: unknown group ${unknown.join(', ')}; valid: ${GROUPS.join(', ')}, --simulate and --runs N`,
   );
   process.exit(2);
 }
@@ -48,22 +62,25 @@ const jobs = [];
 // Each op of a child that lists its ops (`--list`), in its own process, with two counts.
 function opJobs(group, child) {
   const ops = JSON.parse(execFileSync(process.execPath, [here(child), '--list'], { encoding: 'utf8' }));
-  for (const op of ops)
-    for (const count of [20_000, 120_000])
-      jobs.push({ group, label: op, requests: count, args: [here(child), op, String(count)] });
+  for (let run = 0; run < RUNS; run++)
+    for (const op of ops)
+      for (const count of [20_000, 120_000])
+        jobs.push({ group, label: op, run, requests: count, args: [here(child), op, String(count)] });
 }
 if (wants('policy')) opJobs('policy', './instruction-ops.mjs');
 if (wants('gate')) opJobs('gate', './middleware-ops.mjs');
 if (wants('http'))
   // One warm-up batch, then one round, each of `count` requests: 2 x count in all.
-  for (const kind of HTTP_KINDS)
-    for (const count of [5_000, 20_000])
-      jobs.push({
-        group: 'http',
-        label: kind,
-        requests: 2 * count,
-        args: [here('./http-inprocess.mjs'), kind, '1', String(count)],
-      });
+  for (let run = 0; run < RUNS; run++)
+    for (const kind of HTTP_KINDS)
+      for (const count of [5_000, 20_000])
+        jobs.push({
+          group: 'http',
+          label: kind,
+          run,
+          requests: 2 * count,
+          args: [here('./http-inprocess.mjs'), kind, '1', String(count)],
+        });
 
 /** cachegrind's totals for a job's process: instructions, and with --simulate its data misses and mispredicts. */
 async function countsOf(job) {
@@ -104,23 +121,40 @@ const worker = async () => {
 };
 await Promise.all(Array.from({ length: Math.max(1, os.cpus().length) }, worker));
 
-// Per label of a group: (total of the larger run - total of the smaller) / (their requests'
-// difference), of cachegrind's `counter` (instructions, or with --simulate d1Misses, mispredicts).
-function perRequest(group, counter = 'instructions') {
-  const counts = new Map();
+// Per label of a group, per run: (total of the larger count - total of the smaller) / (their
+// requests' difference), of cachegrind's `counter` (instructions, or with --simulate d1Misses,
+// mispredicts); sorted, so the median is the middle one.
+function perRequestRuns(group, counter) {
+  const pairs = new Map();
   for (const job of jobs.filter((j) => j.group === group)) {
-    const runs = counts.get(job.label) ?? [];
-    runs.push(job);
-    counts.set(job.label, runs);
+    const key = `${job.label}\u0000${job.run}`;
+    pairs.set(key, [...(pairs.get(key) ?? []), job]);
   }
-  return new Map(
-    [...counts].map(([label, [few, many]]) => [
-      label,
-      (many.totals[counter] - few.totals[counter]) / (many.requests - few.requests),
-    ]),
-  );
+  const runs = new Map();
+  for (const [few, many] of pairs.values()) {
+    const perRequest = (many.totals[counter] - few.totals[counter]) / (many.requests - few.requests);
+    runs.set(
+      few.label,
+      [...(runs.get(few.label) ?? []), perRequest].sort((a, b) => a - b),
+    );
+  }
+  return runs;
+}
+const median = (sorted) =>
+  sorted.length % 2 === 1
+    ? sorted[(sorted.length - 1) / 2]
+    : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
+/** Each label's median count per request, of cachegrind's `counter`. */
+function perRequest(group, counter = 'instructions') {
+  return new Map([...perRequestRuns(group, counter)].map(([label, runs]) => [label, median(runs)]));
 }
 const show = (count) => Math.round(count).toLocaleString('en');
+/** A label's median, and with --runs its min-max. */
+function shown(group, label, count) {
+  if (RUNS === 1) return show(count);
+  const runs = perRequestRuns(group, 'instructions').get(label);
+  return `${show(count)} (${show(runs[0])}-${show(runs[runs.length - 1])})`;
+}
 /** With --simulate: the group's simulated first-level data misses and mispredicted branches per request. */
 function printSimulated(group) {
   if (!simulate) return;
@@ -136,7 +170,7 @@ function printSimulated(group) {
 if (wants('policy')) {
   const counts = perRequest('policy');
   console.log('policy: instructions per request over the bench mix');
-  for (const [op, count] of counts) console.log(`  ${op.padEnd(44)} ${show(count)}`);
+  for (const [op, count] of counts) console.log(`  ${op.padEnd(44)} ${shown('policy', op, count)}`);
   console.log("  as speed ratios to find-my-way (its instructions over the op's):");
   for (const [op, count] of counts)
     if (op !== POLICY_FMW)
@@ -148,7 +182,7 @@ if (wants('gate')) {
   console.log(
     "gate: instructions per request over the http scenario's requests, without node's parser and writer",
   );
-  for (const [op, count] of counts) console.log(`  ${op.padEnd(52)} ${show(count)}`);
+  for (const [op, count] of counts) console.log(`  ${op.padEnd(52)} ${shown('gate', op, count)}`);
   const [ours, peer] = ['tollgate middleware (node adapter)', 'peer-stack middleware'].map((op) =>
     counts.get(op),
   );
@@ -158,7 +192,7 @@ if (wants('gate')) {
 if (wants('http')) {
   const counts = perRequest('http');
   console.log('http (in-process, fake sockets): instructions per request');
-  for (const [kind, count] of counts) console.log(`  ${kind.padEnd(44)} ${show(count)}`);
+  for (const [kind, count] of counts) console.log(`  ${kind.padEnd(44)} ${shown('http', kind, count)}`);
   console.log('  ratios (instructions over instructions; the target is on server CPU time):');
   // The http scenario's ratios and targets (bench/http.mjs), here over instructions.
   for (const [name, over, under, most] of HTTP_RATIOS)
@@ -168,4 +202,6 @@ if (wants('http')) {
       );
   printSimulated('http');
 }
-console.log(`${Math.round((Date.now() - started) / 1000)} s`);
+console.log(
+  `${Math.round((Date.now() - started) / 1000)} s${RUNS === 1 ? '' : `; ${RUNS} runs, each figure the median (min-max)`}`,
+);
