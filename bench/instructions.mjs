@@ -121,45 +121,39 @@ const worker = async () => {
 };
 await Promise.all(Array.from({ length: Math.max(1, os.cpus().length) }, worker));
 
-// Per label of a group, per run: (total of the larger count - total of the smaller) / (their
-// requests' difference), of cachegrind's `counter` (instructions, or with --simulate d1Misses,
-// mispredicts); sorted, so the median is the middle one.
-function perRequestRuns(group, counter) {
-  const pairs = new Map();
-  for (const job of jobs.filter((j) => j.group === group)) {
-    const key = `${job.label}\u0000${job.run}`;
-    pairs.set(key, [...(pairs.get(key) ?? []), job]);
-  }
+// Per label of a group, its runs' counts per request, sorted: (total of the larger count - total
+// of the smaller) / (their requests' difference), of cachegrind's `counter` (instructions, or with
+// --simulate d1Misses, mispredicts).
+function perRequestRuns(group, counter = 'instructions') {
+  const ofGroup = jobs.filter((job) => job.group === group);
   const runs = new Map();
-  for (const [few, many] of pairs.values()) {
-    const perRequest = (many.totals[counter] - few.totals[counter]) / (many.requests - few.requests);
-    runs.set(
-      few.label,
-      [...(runs.get(few.label) ?? []), perRequest].sort((a, b) => a - b),
-    );
+  // As pushed: per run and op, its smaller count, then its larger.
+  for (let i = 0; i < ofGroup.length; i += 2) {
+    const [few, many] = [ofGroup[i], ofGroup[i + 1]];
+    const ofLabel = runs.get(few.label) ?? [];
+    ofLabel.push((many.totals[counter] - few.totals[counter]) / (many.requests - few.requests));
+    runs.set(few.label, ofLabel);
   }
+  for (const ofLabel of runs.values()) ofLabel.sort((a, b) => a - b);
   return runs;
 }
 const median = (sorted) =>
   sorted.length % 2 === 1
     ? sorted[(sorted.length - 1) / 2]
     : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
-/** Each label's median count per request, of cachegrind's `counter`. */
-function perRequest(group, counter = 'instructions') {
-  return new Map([...perRequestRuns(group, counter)].map(([label, runs]) => [label, median(runs)]));
-}
+/** Each label's median of its runs. */
+const mediansOf = (runs) => new Map([...runs].map(([label, sorted]) => [label, median(sorted)]));
 const show = (count) => Math.round(count).toLocaleString('en');
 /** A label's median, and with --runs its min-max. */
-function shown(group, label, count) {
-  if (RUNS === 1) return show(count);
-  const runs = perRequestRuns(group, 'instructions').get(label);
-  return `${show(count)} (${show(runs[0])}-${show(runs[runs.length - 1])})`;
-}
+const shown = (sorted) =>
+  RUNS === 1
+    ? show(sorted[0])
+    : `${show(median(sorted))} (${show(sorted[0])}-${show(sorted[sorted.length - 1])})`;
 /** With --simulate: the group's simulated first-level data misses and mispredicted branches per request. */
 function printSimulated(group) {
   if (!simulate) return;
-  const misses = perRequest(group, 'd1Misses');
-  const mispredicts = perRequest(group, 'mispredicts');
+  const misses = mediansOf(perRequestRuns(group, 'd1Misses'));
+  const mispredicts = mediansOf(perRequestRuns(group, 'mispredicts'));
   console.log('  simulated, per request: first-level data misses, mispredicted branches');
   for (const [label, count] of misses)
     console.log(
@@ -168,9 +162,10 @@ function printSimulated(group) {
 }
 
 if (wants('policy')) {
-  const counts = perRequest('policy');
+  const runs = perRequestRuns('policy');
+  const counts = mediansOf(runs);
   console.log('policy: instructions per request over the bench mix');
-  for (const [op, count] of counts) console.log(`  ${op.padEnd(44)} ${shown('policy', op, count)}`);
+  for (const [op, sorted] of runs) console.log(`  ${op.padEnd(44)} ${shown(sorted)}`);
   console.log("  as speed ratios to find-my-way (its instructions over the op's):");
   for (const [op, count] of counts)
     if (op !== POLICY_FMW)
@@ -178,11 +173,12 @@ if (wants('policy')) {
   printSimulated('policy');
 }
 if (wants('gate')) {
-  const counts = perRequest('gate');
+  const runs = perRequestRuns('gate');
+  const counts = mediansOf(runs);
   console.log(
     "gate: instructions per request over the http scenario's requests, without node's parser and writer",
   );
-  for (const [op, count] of counts) console.log(`  ${op.padEnd(52)} ${shown('gate', op, count)}`);
+  for (const [op, sorted] of runs) console.log(`  ${op.padEnd(52)} ${shown(sorted)}`);
   const [ours, peer] = ['tollgate middleware (node adapter)', 'peer-stack middleware'].map((op) =>
     counts.get(op),
   );
@@ -190,9 +186,10 @@ if (wants('gate')) {
   printSimulated('gate');
 }
 if (wants('http')) {
-  const counts = perRequest('http');
+  const runs = perRequestRuns('http');
+  const counts = mediansOf(runs);
   console.log('http (in-process, fake sockets): instructions per request');
-  for (const [kind, count] of counts) console.log(`  ${kind.padEnd(44)} ${shown('http', kind, count)}`);
+  for (const [kind, sorted] of runs) console.log(`  ${kind.padEnd(44)} ${shown(sorted)}`);
   console.log('  ratios (instructions over instructions; the target is on server CPU time):');
   // The http scenario's ratios and targets (bench/http.mjs), here over instructions.
   for (const [name, over, under, most] of HTTP_RATIOS)
