@@ -143,6 +143,8 @@ export async function runRedisBench({ runs = Number(process.env.BENCH_RUNS ?? 5)
     };
     const before = (await commandStats(client, ['fcall', 'evalsha', 'eval'])).calls;
     await rate(counted, 64, 300);
+    // At most one: calls of one turn go as one batch call, so at 64 in flight far fewer calls than
+    // admissions (each admission still waits for one reply: one round trip).
     const roundTrips = Number(
       (((await commandStats(client, ['fcall', 'evalsha', 'eval'])).calls - before) / admitted).toFixed(2),
     );

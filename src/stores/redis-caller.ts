@@ -1,8 +1,9 @@
 /** How the store's calls reach Redis: its function library by `FCALL` (Redis 7), else its script by `EVALSHA`. */
 import { createHash } from 'node:crypto';
+import { TollgateError } from '../core/errors.js';
 import type { LimitsConfig } from '../limits/limits-config.js';
 import { decodeAnswer, type ScriptAnswer } from './redis-protocol.js';
-import { limitsLibrary, limitsScript } from './redis-script.js';
+import { batchFunction, limitsLibrary, limitsScript } from './redis-script.js';
 import type { RedisClientLike } from './redis-store-options.js';
 
 /** Replies that say this server has no functions (Redis 6) or this user may not use them (ACL). */
@@ -13,6 +14,8 @@ const NOT_FOUND = 'Function not found';
 interface LimitsCode {
   readonly config: LimitsConfig;
   readonly name: string;
+  /** The library's batch function (\`run_batch\`). */
+  readonly batchName: string;
   readonly library: string;
   readonly script: string;
   readonly sha: string;
@@ -26,8 +29,23 @@ export interface LimitsCaller {
     keys: readonly string[],
     args: readonly (string | number | Buffer)[],
   ): Promise<ScriptAnswer>;
+  /**
+   * Runs \`make\`, which makes calls: those made meanwhile go to Redis together, as one \`FCALL\`
+   * of the library's batch function per config (one event each, in order), before \`collect\`
+   * returns. Each call's promise settles with its own answer or error.
+   */
+  collect(make: () => void): void;
   /** `function` while calls go by `FCALL`; `script` once functions are missing or refused (for good). */
   readonly mode: 'function' | 'script';
+}
+
+/** A call made inside \`collect\`, waiting to be sent with the others. */
+interface Collected {
+  readonly code: LimitsCode;
+  readonly key: string;
+  readonly args: readonly (string | number | Buffer)[];
+  readonly resolve: (answer: ScriptAnswer) => void;
+  readonly reject: (error: unknown) => void;
 }
 
 const messageOf = (error: unknown) => String((error as Error | undefined)?.message);
@@ -43,8 +61,12 @@ function codeOf(config: LimitsConfig): LimitsCode {
   if (code === undefined) {
     const script = limitsScript(config);
     const sha = createHash('sha1').update(script).digest('hex');
-    const name = `tollgate_${sha.slice(0, 20)}`;
-    code = { config, name, library: limitsLibrary(config, name), script, sha };
+    // Named after the library's own code: a server holding an older library under another name
+    // (one without the batch function) gets this one loaded beside it on the first call.
+    const unnamed = limitsLibrary(config, 'tollgate');
+    const name = `tollgate_${createHash('sha1').update(unnamed).digest('hex').slice(0, 20)}`;
+    const library = limitsLibrary(config, name);
+    code = { config, name, batchName: batchFunction(name), library, script, sha };
     codes.set(config, code);
   }
   return code;
@@ -81,12 +103,6 @@ export function createLimitsCaller(client: RedisClientLike): LimitsCaller {
       return answer('eval', c.script, keys.length, ...keys, ...args);
     });
 
-  /** Functions are missing or refused here: scripts from now on. */
-  const toScripts = (c: LimitsCode, keys: readonly string[], args: readonly (string | number | Buffer)[]) => {
-    functions = false;
-    return viaScript(c, keys, args);
-  };
-
   const load = (c: LimitsCode): Promise<unknown> => {
     const targets = typeof client.nodes === 'function' ? client.nodes('master') : [client];
     c.loading ??= Promise.all(targets.map((node) => node.function?.('LOAD', 'REPLACE', c.library))).finally(
@@ -97,31 +113,121 @@ export function createLimitsCaller(client: RedisClientLike): LimitsCaller {
     return c.loading;
   };
 
+  /**
+   * \`attempt\` by \`FCALL\`: on \`Function not found\` the library is loaded and it is tried once
+   * more; where functions are missing or refused, \`scripts\` from then on.
+   */
+  const withLibrary = <T>(c: LimitsCode, attempt: () => Promise<T>, scripts: () => Promise<T>): Promise<T> =>
+    attempt().catch((error: unknown): Promise<T> => {
+      const message = messageOf(error);
+      const toScripts = () => {
+        functions = false;
+        return scripts();
+      };
+      if (UNSUPPORTED.test(message)) return toScripts();
+      if (!message.includes(NOT_FOUND)) throw error;
+      return load(c).then(
+        () =>
+          attempt().catch((again: unknown) => {
+            // Loaded, yet not where the keys live (a Cluster client that lists no masters).
+            if (messageOf(again).includes(NOT_FOUND)) return toScripts();
+            throw again;
+          }),
+        (loadError: unknown) => {
+          if (UNSUPPORTED.test(messageOf(loadError))) return toScripts();
+          throw loadError;
+        },
+      );
+    });
+
   const viaFunction = (c: LimitsCode, keys: readonly string[], args: readonly (string | number | Buffer)[]) =>
-    client
-      .callBuffer('fcall', c.name, keys.length, ...keys, ...args)
-      .then(decodeAnswer, (error: unknown): Promise<ScriptAnswer> => {
-        const message = messageOf(error);
-        if (UNSUPPORTED.test(message)) return toScripts(c, keys, args);
-        if (!message.includes(NOT_FOUND)) throw error;
-        return load(c).then(
-          () =>
-            answer('fcall', c.name, keys.length, ...keys, ...args).catch((again: unknown) => {
-              // Loaded, yet not where the keys live (a Cluster client that lists no masters).
-              if (messageOf(again).includes(NOT_FOUND)) return toScripts(c, keys, args);
-              throw again;
-            }),
-          (loadError: unknown) => {
-            if (UNSUPPORTED.test(messageOf(loadError))) return toScripts(c, keys, args);
-            throw loadError;
-          },
+    withLibrary(
+      c,
+      () => answer('fcall', c.name, keys.length, ...keys, ...args),
+      () => viaScript(c, keys, args),
+    );
+
+  /** Each call's own answer or error, as the batch function answered it (a nested error reply is an Error). */
+  const settleEach = (calls: readonly Collected[], replies: unknown) => {
+    if (!Array.isArray(replies) || replies.length !== calls.length)
+      throw new TollgateError(
+        'TOLLGATE_INVALID_OPTION',
+        `redis store: the client's \`callBuffer\` answered a batch of ${calls.length} with ${Array.isArray(replies) ? `${replies.length} replies` : typeof replies}; give a client whose callBuffer resolves to Redis's reply (ioredis's does)`,
+      );
+    for (let i = 0; i < calls.length; i++) {
+      const reply: unknown = replies[i];
+      if (reply instanceof Error) calls[i]!.reject(reply);
+      else {
+        let decoded: ScriptAnswer;
+        try {
+          decoded = decodeAnswer(reply);
+        } catch (error) {
+          calls[i]!.reject(error);
+          continue;
+        }
+        calls[i]!.resolve(decoded);
+      }
+    }
+  };
+
+  /** Calls of one config made in one \`collect\`: one \`FCALL\` of the batch function (one alone: as ever). */
+  const sendBatch = (c: LimitsCode, calls: readonly Collected[]) => {
+    if (calls.length === 1 || !functions) {
+      for (const call of calls) {
+        const keys = [call.key];
+        (functions ? viaFunction(c, keys, call.args) : viaScript(c, keys, call.args)).then(
+          call.resolve,
+          call.reject,
         );
-      });
+      }
+      return;
+    }
+    const keys = calls.map((call) => call.key);
+    // Each call's argument is one binary string (redis-protocol.ts): ARGV[i] goes with KEYS[i].
+    const args = calls.map((call) => call.args[0]!);
+    withLibrary(
+      c,
+      () =>
+        client
+          .callBuffer('fcall', c.batchName, keys.length, ...keys, ...args)
+          .then((replies) => settleEach(calls, replies)),
+      // No functions here: each call by its script, each answering for itself.
+      async () => {
+        for (const call of calls) viaScript(c, [call.key], call.args).then(call.resolve, call.reject);
+      },
+    ).catch((error: unknown) => {
+      for (const call of calls) call.reject(error);
+    });
+  };
+
+  /** Calls made inside \`collect\`, null outside one. */
+  let collected: Collected[] | null = null;
 
   return {
     call(config, keys, args) {
       const c = codeFor(config);
+      if (collected !== null && keys.length === 1 && args.length === 1)
+        return new Promise<ScriptAnswer>((resolve, reject) => {
+          collected!.push({ code: c, key: keys[0]!, args, resolve, reject });
+        });
       return functions ? viaFunction(c, keys, args) : viaScript(c, keys, args);
+    },
+    collect(make) {
+      if (collected !== null) return make();
+      const calls: Collected[] = [];
+      collected = calls;
+      try {
+        make();
+      } finally {
+        collected = null;
+        // In order, one batch per run of calls of one config (a store has one config: one batch).
+        let from = 0;
+        for (let i = 1; i <= calls.length; i++)
+          if (i === calls.length || calls[i]!.code !== calls[from]!.code) {
+            sendBatch(calls[from]!.code, calls.slice(from, i));
+            from = i;
+          }
+      }
     },
     get mode() {
       return functions ? 'function' : 'script';

@@ -34,7 +34,8 @@ export interface SendQueue {
  * one turn are sent together, with the socket held (cork): when the turn ends, or at once when
  * CALLS_PER_WRITE are waiting; in order, each built when it goes out (an admission's deadline
  * counts from then, so a turn the caller keeps busy after making its call does not make Redis
- * refuse it as late). A client without its own socket (a Cluster) sends each call at once.
+ * refuse it as late). \`together\` runs the turn's sends (the store's caller makes them one
+ * batch call: redis-caller.ts). A client without its own socket (a Cluster) sends each call at once.
  * @example
  * import { Redis } from 'ioredis';
  * import { createSendQueue } from './redis-send-queue.js';
@@ -42,7 +43,10 @@ export interface SendQueue {
  * const queue = createSendQueue(client);
  * await queue.later(() => client.ping()); // 'PONG'
  */
-export function createSendQueue(client: RedisClientLike): SendQueue {
+export function createSendQueue(
+  client: RedisClientLike,
+  together: (sendAll: () => void) => void = (sendAll) => sendAll(),
+): SendQueue {
   let queued: Queued[] = [];
 
   /** Sends what is queued, the socket held meanwhile: one write. */
@@ -53,13 +57,15 @@ export function createSendQueue(client: RedisClientLike): SendQueue {
     const socket = client.stream;
     const held = typeof socket?.cork === 'function' && typeof socket.uncork === 'function';
     if (held) socket.cork!();
-    for (const call of calls) {
-      try {
-        call.resolve(call.send());
-      } catch (error) {
-        call.reject(error);
+    together(() => {
+      for (const call of calls) {
+        try {
+          call.resolve(call.send());
+        } catch (error) {
+          call.reject(error);
+        }
       }
-    }
+    });
     if (held) socket.uncork!();
   };
 

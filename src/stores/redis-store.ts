@@ -63,7 +63,8 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   const policy = createFailurePolicy(client, settings);
   const serverClock = createServerClock(client);
   const caller = createLimitsCaller(client);
-  const sends = createSendQueue(client);
+  // The calls of one send go as one batch call (one FCALL, one TIME for them all).
+  const sends = createSendQueue(client, (sendAll) => caller.collect(sendAll));
   /** The config of the last call: the one `read` counts logs with and `reset` calls. */
   let lastConfig: LimitsConfig | undefined;
   /** Tickets Redis admitted and nobody settled yet: `close` releases them. */
