@@ -4,11 +4,12 @@
 // time itself: `os` is absent, and a `TIME` read costs more than most sections. So each section
 // runs K times instead of once (the library is rewritten before it is loaded), the redis
 // scenario's ops run at 64 in flight over its 10,000 identities on a fresh redis-server, and
-// (µs per call with the section repeated - µs per call as shipped, measured just before) / (K - 1)
-// is the section's cost. Biases, all toward less: a repeat runs warm (its data in cache), and a
+// (µs per event with the section repeated - µs per event as shipped, measured just before) / (K - 1)
+// is the section's cost (per event: the store sends the events of one turn as one batch call,
+// so an FCALL carries up to 16). Biases, all toward less: a repeat runs warm (its data in cache), and a
 // string it builds again is the one Lua already interned (a table it builds is made K times). So
-// the sections add up to less than the call; the rest is FCALL itself (a function that does
-// nothing takes about 2 µs a call here), the first touch of the identity's data, and the code
+// the sections add up to less than the event; the rest is FCALL itself and the batch's one
+// `TIME`, shared by its events, the first touch of the identity's data, and the code
 // in no section (the rules' checks, the deadline, the answer: about 0.2-0.3 µs each).
 // The run is short (6 s a figure) and the logs span 60 s and more: no entry leaves a log during
 // it, so the sections that drop left entries measure their reads, not the dropping.
@@ -142,10 +143,11 @@ async function libraries(chosen) {
 }
 
 /**
- * Redis µs per FCALL with `library` loaded in place of the store's: admissions alone ('admit'), or
- * whole requests ('complete': admit, then complete). Throws if any call failed.
+ * Redis µs per event with `library` loaded in place of the store's: admissions alone ('admit'), or
+ * whole requests ('complete': admit, then complete; two events). Per event, not per FCALL: the
+ * store sends the events of one turn as one batch call. Throws if any call failed.
  */
-async function microsPerCall(mode, library) {
+async function microsPerEvent(mode, library) {
   const { client, stop } = await startRedis();
   try {
     const load = client.function.bind(client);
@@ -161,12 +163,15 @@ async function microsPerCall(mode, library) {
     await rate(op, 64, WARM_MS);
     const warm = await commandStats(client, ['fcall']);
     await client.config('RESETSTAT');
-    await rate(op, 64, MEASURE_MS);
+    let ops = 0;
+    await rate(op, 64, MEASURE_MS, (_us, done) => {
+      ops = done;
+    });
     const stats = await commandStats(client, ['fcall']);
     const failed = warm.failed + warm.rejected + stats.failed + stats.rejected;
-    if (stats.calls === 0 || failed > 0)
+    if (stats.calls === 0 || ops === 0 || failed > 0)
       throw new Error(`redis-sections: ${failed} of the calls failed (${stats.calls} counted)`);
-    return stats.usec / stats.calls;
+    return stats.usec / (ops * (mode === 'admit' ? 1 : 2));
   } finally {
     stop();
   }
@@ -184,17 +189,17 @@ const fail = (error) => {
   process.exit(1);
 };
 const { shipped, rewritten } = await libraries(chosen).catch(fail);
-// A completion is every other call of a whole request: its section moves the mean by half its cost.
-const callsPerSectionRun = { admit: 1, complete: 2 };
+// A completion is every other event of a whole request: its section moves the mean by half its cost.
+const eventsPerSectionRun = { admit: 1, complete: 2 };
 console.log(
-  `Redis µs per call at 64 in flight; each section run ${K} times, beside a run as shipped just before it:`,
+  `Redis µs per event at 64 in flight; each section run ${K} times, beside a run as shipped just before it:`,
 );
 const baselines = { admit: [], complete: [] };
 for (const [i, [mode, name]] of chosen.entries()) {
-  const base = await microsPerCall(mode, shipped).catch(fail);
-  const micros = await microsPerCall(mode, rewritten[i]).catch(fail);
+  const base = await microsPerEvent(mode, shipped).catch(fail);
+  const micros = await microsPerEvent(mode, rewritten[i]).catch(fail);
   baselines[mode].push(base);
-  const cost = ((micros - base) / (K - 1)) * callsPerSectionRun[mode];
+  const cost = ((micros - base) / (K - 1)) * eventsPerSectionRun[mode];
   const shown = (Math.abs(cost) < 0.05 ? 0 : cost).toFixed(1);
   console.log(`  ${mode === 'admit' ? 'admission ' : 'completion'}  ${shown.padStart(5)} µs  ${name}`);
 }
@@ -202,5 +207,5 @@ for (const [i, [mode, name]] of chosen.entries()) {
 const range = (values) =>
   values.length === 0 ? 'not run' : `${Math.min(...values).toFixed(1)}-${Math.max(...values).toFixed(1)}`;
 console.log(
-  `as shipped, µs per call over the runs: admissions alone ${range(baselines.admit)}, whole requests ${range(baselines.complete)}`,
+  `as shipped, µs per event over the runs: admissions alone ${range(baselines.admit)}, whole requests ${range(baselines.complete)}`,
 );
