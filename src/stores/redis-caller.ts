@@ -76,9 +76,12 @@ function codeOf(config: LimitsConfig): LimitsCode {
  * A caller over `client`. With Redis 7 functions, the library (named after its code's SHA-1) is
  * loaded on the first `Function not found` (a new, restarted or `FUNCTION FLUSH`ed server; on
  * every master of a Cluster), once however many calls wait, and each call is one `FCALL`: the
- * library's ~35 functions are defined at load, not on every call as a script's are. A server
- * without functions, or a user the ACL refuses them, gets `EVALSHA` (the script sent whole on
- * `NOSCRIPT`) from then on. Either way one round trip per call once loaded.
+ * library's ~35 functions are defined at load, not on every call as a script's are. Calls made
+ * inside `collect` go as one `FCALL` of the batch function instead, one event per key (a server
+ * that refuses keys of several hash slots in one call, CROSSSLOT, gets one event per call from
+ * then on). A server without functions, or a user the ACL refuses them, gets `EVALSHA` (the
+ * script sent whole on `NOSCRIPT`), one event per call, from then on. Either way one round trip
+ * per event once loaded.
  * @example
  * import { Redis } from 'ioredis';
  * import { createLimitsCaller } from './redis-caller.js';
@@ -170,16 +173,27 @@ export function createLimitsCaller(client: RedisClientLike): LimitsCaller {
     }
   };
 
+  /** Each call sent alone, as calls went before batches: by function, or by script once functions are gone. */
+  const alone = (c: LimitsCode, calls: readonly Collected[]) => {
+    for (const call of calls) {
+      const keys = [call.key];
+      (functions ? viaFunction(c, keys, call.args) : viaScript(c, keys, call.args)).then(
+        call.resolve,
+        call.reject,
+      );
+    }
+  };
+
+  /**
+   * False once the server refused a batch for naming keys of several hash slots (cluster mode
+   * behind a plain client, or a proxy of a sharded database): one event to a call from then on.
+   */
+  let batches = true;
+
   /** Calls of one config made in one \`collect\`: one \`FCALL\` of the batch function (one alone: as ever). */
   const sendBatch = (c: LimitsCode, calls: readonly Collected[]) => {
-    if (calls.length === 1 || !functions) {
-      for (const call of calls) {
-        const keys = [call.key];
-        (functions ? viaFunction(c, keys, call.args) : viaScript(c, keys, call.args)).then(
-          call.resolve,
-          call.reject,
-        );
-      }
+    if (calls.length === 1 || !functions || !batches) {
+      alone(c, calls);
       return;
     }
     const keys = calls.map((call) => call.key);
@@ -192,10 +206,14 @@ export function createLimitsCaller(client: RedisClientLike): LimitsCaller {
           .callBuffer('fcall', c.batchName, keys.length, ...keys, ...args)
           .then((replies) => settleEach(calls, replies)),
       // No functions here: each call by its script, each answering for itself.
-      async () => {
-        for (const call of calls) viaScript(c, [call.key], call.args).then(call.resolve, call.reject);
-      },
+      async () => alone(c, calls),
     ).catch((error: unknown) => {
+      // Refused whole, before any event ran: sent again one by one, and never batched again.
+      if (messageOf(error).includes('CROSSSLOT')) {
+        batches = false;
+        alone(c, calls);
+        return;
+      }
       for (const call of calls) call.reject(error);
     });
   };

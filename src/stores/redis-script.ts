@@ -47,8 +47,8 @@ const argsLength = (format: string) =>
  * one send (KEYS[i] with ARGV[i]), in order, one answer each: what the calls would answer one by
  * one, but one \`FCALL\` and one \`TIME\` for them all (Redis's cost per call and per \`TIME\` is
  * most of a call's cost beyond the decision: see redis-send-queue.ts). The events share the
- * server's reading, taken as the batch starts; a batch runs in under a millisecond (16 events at
- * about 25 µs each). An event that raises an error answers that error alone (\`pcall\`), the
+ * server's reading, read by the first event that needs it; a batch runs in under a millisecond
+ * (16 events at about 25 µs each). An event that raises an error answers that error alone (\`pcall\`), the
  * events before it applied and those after it still run, as separate calls would.
  */
 const LIBRARY_ENTRIES = `local function run(keys, argv)

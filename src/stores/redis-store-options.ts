@@ -8,7 +8,8 @@ export interface RedisClientLike {
   readonly status: string;
   /**
    * Any command, its reply as bytes: the store's calls (`FCALL`, else `EVALSHA` and `EVAL`), whose
-   * answers are binary.
+   * answers are binary; a batch call's reply is an array of them, an event's error an `Error` in it
+   * (as ioredis answers).
    */
   callBuffer(command: string, ...args: (string | number | Buffer)[]): Promise<unknown>;
   /** Redis 7 functions: the store loads its library once and calls it with `FCALL` (else `EVALSHA`). */
@@ -19,7 +20,11 @@ export interface RedisClientLike {
   ): readonly { function?(subcommand: 'LOAD', replace: 'REPLACE', code: string): Promise<unknown> }[];
   getBuffer(key: string): Promise<Buffer | null>;
   del(...keys: string[]): Promise<unknown>;
-  /** The connection's socket (ioredis `Redis`): the store's calls of one event-loop turn leave in one write (redis-send-queue.ts). */
+  /**
+   * The connection's socket (ioredis `Redis`): the store's calls of one event-loop turn leave in
+   * one write, as one batch call naming several identities' keys (redis-send-queue.ts,
+   * redis-caller.ts). Without one (a Cluster client), each call goes alone.
+   */
   readonly stream?: { cork?(): void; uncork?(): void } | undefined;
   /** The server's clock, for admissions' deadlines. */
   time?(): Promise<unknown>;

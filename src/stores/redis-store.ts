@@ -1,4 +1,4 @@
-/** tollgate/redis: the Redis (or Valkey) store, limit state shared by many server instances, one script call per event. */
+/** tollgate/redis: the Redis (or Valkey) store, limit state shared by many server instances, one run of its script per event. */
 import { checkOptions } from '../core/check-options.js';
 import { TollgateError } from '../core/errors.js';
 import { defaultLimits } from '../limits/default-limits.js';
@@ -45,11 +45,13 @@ export interface RedisStore extends AsyncLimitsStore {
 
 /**
  * A store over an ioredis client (`new Redis(url)` or `new Redis.Cluster(nodes)`) that the caller
- * owns. Each event is ONE call of the limits code: a Redis 7 function (`FCALL`; the library loaded
- * once), or a Lua script by SHA (sent whole once on NOSCRIPT) where functions are missing or
- * refused (redis-caller.ts). It reads the identity's state, decides every bucket of the request as `stepInto` does, and writes
+ * owns. Each event is ONE run of the limits code: a Redis 7 function (`FCALL`; the library loaded
+ * once; the events of one event-loop turn in one batch call), or a Lua script by SHA (sent whole
+ * once on NOSCRIPT) where functions are missing or refused (redis-caller.ts). It reads the identity's state, decides every bucket of the request as `stepInto` does, and writes
  * it back: atomically, whatever the number of instances, in either window mode. Slow, down or
- * full Redis: see `onFailure`; an admission that runs after its deadline charges nothing.
+ * full Redis: see `onFailure`; an admission that runs after its deadline charges nothing (its
+ * batch's clock reading is taken at the batch's first event that needs it, so a later event of
+ * the batch is checked at most that batch's run time, well under a millisecond, too early).
  * @example
  * import { Redis } from 'ioredis';
  * import { createLimiter } from 'tollgate';

@@ -1,0 +1,138 @@
+// The batch call where it meets trouble or the server's own clock: a batch refused whole fails
+// every event of it through the failure mode; a library flushed between batches is loaded again
+// and the batch answered in order; a server that refuses keys of several hash slots in one call
+// (cluster mode behind a plain client) gets one event to a call; and each batch reads the
+// server's clock afresh, once.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { describe, expect, it } from 'vitest';
+import { createRedisStore, type RedisClientLike } from '../../src/stores/redis-store.js';
+import { admitEvent, config, T0 } from '../limits/support.js';
+import { runRedisTests, sharedRedis, startRedis } from '../support/redis-server.js';
+
+/** Calls of each command since the last RESETSTAT (INFO commandstats), `function|load` for FUNCTION LOAD. */
+async function calls(client: Redis): Promise<Record<string, number>> {
+  const info = await client.info('commandstats');
+  return Object.fromEntries(
+    [...info.matchAll(/cmdstat_([\w|]+):calls=(\d+)/g)].map((m) => [m[1]!, Number(m[2])]),
+  );
+}
+
+/** `n` admissions of one identity made in one turn. */
+const burst = (store: ReturnType<typeof createRedisStore>, key: string, n: number, now: number) =>
+  Promise.all(Array.from({ length: n }, () => store.apply(admitEvent({ key, limit: 1_000 }), now, config)));
+
+describe.runIf(runRedisTests)('the Redis store, batch calls under faults and on the server clock', () => {
+  const redis = sharedRedis();
+
+  it('fails every event of a batch the server refused whole, through the failure mode, and answers the next batch', async () => {
+    let refuse = 0;
+    const inner = redis.client;
+    // The client as the store sees it, but a batch call may be refused as a connection drop would.
+    const client: RedisClientLike = Object.create(inner);
+    Object.assign(client, {
+      callBuffer: (command: string, ...args: (string | number | Buffer)[]) =>
+        command === 'fcall' && String(args[0]).endsWith('_batch') && refuse-- > 0
+          ? Promise.reject(new Error('Connection is closed.'))
+          : inner.callBuffer(command, ...args),
+    });
+    const store = createRedisStore({
+      client,
+      prefix: 'bf-whole:',
+      useCallerClock: true,
+      timeoutMs: 5_000,
+      onFailure: 'fail-closed',
+      retryAfterFailureMs: 1,
+    });
+    await store.apply(admitEvent({ key: 'user:warm' }), T0, config);
+    refuse = 1;
+    const refused = await burst(store, 'user:u', 5, T0 + 1);
+    expect(refused.map((v) => [v.allowed, v.degraded])).toEqual(Array(5).fill([false, 'fail-closed']));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    // Redis charged none of them: the next batch starts the count at 1.
+    const answered = await burst(store, 'user:u', 3, T0 + 2);
+    expect(answered.map((v) => [v.allowed, v.used, v.degraded])).toEqual([
+      [true, 1, undefined],
+      [true, 2, undefined],
+      [true, 3, undefined],
+    ]);
+    await store.close();
+  });
+
+  it('loads the library again when a batch finds it flushed, then answers the batch in order', async () => {
+    const store = createRedisStore({
+      client: redis.client,
+      prefix: 'bf-flush:',
+      useCallerClock: true,
+      timeoutMs: 5_000,
+    });
+    await store.apply(admitEvent({ key: 'user:warm' }), T0, config);
+    await redis.client.function('FLUSH');
+    await redis.client.config('RESETSTAT');
+    const verdicts = await burst(store, 'user:u', 20, T0 + 1);
+    expect(verdicts.map((v) => v.degraded)).toEqual(Array(20).fill(undefined));
+    expect(verdicts.map((v) => v.used)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    const counted = await calls(redis.client);
+    expect(counted['function|load']).toBe(1);
+    // Two batches (16 and 4), each refused once before the load.
+    expect(counted.fcall).toBe(4);
+  });
+
+  it('sends one event to a call to a server that refuses keys of several slots in one call (CROSSSLOT)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tollgate-one-node-cluster-'));
+    const server = await startRedis([
+      '--cluster-enabled',
+      'yes',
+      '--cluster-config-file',
+      join(dir, 'nodes.conf'),
+      '--dir',
+      dir,
+    ]);
+    // A plain client: it has a socket, so the store batches its calls until the server refuses.
+    const client = new Redis(server.url);
+    try {
+      await client.call('CLUSTER', 'ADDSLOTSRANGE', '0', '16383');
+      for (let i = 0; i < 100; i++) {
+        if (String(await client.call('CLUSTER', 'INFO')).includes('cluster_state:ok')) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const store = createRedisStore({ client, useCallerClock: true, timeoutMs: 5_000 });
+      await store.apply(admitEvent({ key: 'user:warm' }), T0, config);
+      const admitMany = () =>
+        Promise.all(
+          Array.from({ length: 8 }, (_, i) => store.apply(admitEvent({ key: `user:${i}` }), T0, config)),
+        );
+      const first = await admitMany();
+      expect(first.map((v) => [v.allowed, v.degraded])).toEqual(Array(8).fill([true, undefined]));
+      await client.config('RESETSTAT');
+      const second = await admitMany();
+      expect(second.map((v) => [v.allowed, v.used])).toEqual(Array(8).fill([true, 2]));
+      // From the refusal on, one event to a call: no batch is tried again.
+      const counted = await calls(client);
+      expect(counted.fcall).toBe(8);
+      expect(counted.failed_calls ?? 0).toBe(0);
+    } finally {
+      client.disconnect();
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("reads the server's clock once per batch, and afresh for each batch", async () => {
+    const store = createRedisStore({ client: redis.client, prefix: 'bf-clock:', timeoutMs: 5_000 });
+    await store.apply(admitEvent({ key: 'user:warm' }), Date.now(), config);
+    await redis.client.config('RESETSTAT');
+    const first = await burst(store, 'user:u', 10, Date.now());
+    const counted = await calls(redis.client);
+    expect(counted.fcall).toBe(1);
+    expect(counted.time).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const second = await burst(store, 'user:u', 10, Date.now());
+    // Ticket ids are the admission's time in ms times 1,024 (then counted up within one ms).
+    const ms = (v: (typeof first)[number]) => Math.floor(v.ticket!.id / 1024);
+    expect(ms(second[0]!) - ms(first[0]!)).toBeGreaterThanOrEqual(1_000);
+    expect(new Set(first.map(ms)).size).toBe(1);
+  });
+});
