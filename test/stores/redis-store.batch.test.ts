@@ -6,7 +6,6 @@ import type { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import type { LimitsResource } from '../../src/core/limit-charge.js';
 import type { LimitEvent, Ticket } from '../../src/limits/limit-event.js';
-import type { Verdict } from '../../src/limits/verdict.js';
 import { createMemoryStore } from '../../src/stores/memory-store.js';
 import { createLimitsCaller } from '../../src/stores/redis-caller.js';
 import type { ScriptAnswer } from '../../src/stores/redis-protocol.js';
@@ -15,27 +14,13 @@ import { createRedisStore } from '../../src/stores/redis-store.js';
 import { admitEvent, config, T0 } from '../limits/support.js';
 import { fcRuns } from '../setup.js';
 import { runRedisTests, sharedRedis, startRedis } from '../support/redis-server.js';
+import { seen } from './verdict-seen.js';
 
 /** The FCALLs Redis has run (INFO commandstats). */
 async function fcalls(client: Redis): Promise<number> {
   const info = await client.info('commandstats');
   return Number(/cmdstat_fcall:calls=(\d+)/.exec(info)?.[1] ?? 0);
 }
-
-/** What a caller sees of a verdict (a ticket: whether one was handed out). */
-const seen = (v: Verdict) => ({
-  allowed: v.allowed,
-  reason: v.reason,
-  rule: v.rule,
-  resource: v.resource,
-  limit: v.limit,
-  remaining: v.remaining,
-  used: v.used,
-  reset: v.reset,
-  retryAfter: v.retryAfter,
-  headers: v.headers,
-  ticket: v.ticket !== null,
-});
 
 /** One event of a burst: an admission, or the completion of a ticket an earlier burst got. */
 const step = fc.oneof(

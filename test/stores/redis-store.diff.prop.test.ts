@@ -6,11 +6,11 @@ import type { LimitsResource } from '../../src/core/limit-charge.js';
 import { defaultLimits } from '../../src/limits/default-limits.js';
 import type { AdmitEvent, Ticket } from '../../src/limits/limit-event.js';
 import type { LimitsConfig } from '../../src/limits/limits-config.js';
-import type { Verdict } from '../../src/limits/verdict.js';
 import { createMemoryStore, type MemoryStore } from '../../src/stores/memory-store.js';
 import { createRedisStore, type RedisStore } from '../../src/stores/redis-store.js';
 import { fcRuns } from '../setup.js';
 import { runRedisTests, sharedRedis } from '../support/redis-server.js';
+import { seen } from './verdict-seen.js';
 
 const shipped = defaultLimits();
 /** Small numbers so random runs reach every rule: primary 5 per 10 s, 3 in flight, points 12 per 6 s, CPU 3 s per 6 s, content 3 per minute and 5 per hour; the default window modes (sliding logs). */
@@ -57,23 +57,6 @@ interface Real {
   run: string;
 }
 type Model = Record<string, never>;
-
-/** Everything a caller or a client sees of a verdict. */
-const seen = (v: Verdict) => ({
-  allowed: v.allowed,
-  reason: v.reason,
-  rule: v.rule,
-  resource: v.resource,
-  limit: v.limit,
-  remaining: v.remaining,
-  used: v.used,
-  reset: v.reset,
-  retryAfter: v.retryAfter,
-  status: v.status,
-  headers: v.headers,
-  body: v.body,
-  ticket: v.ticket !== null,
-});
 
 class Admit implements fc.AsyncCommand<Model, Real> {
   constructor(
