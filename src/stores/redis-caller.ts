@@ -39,10 +39,13 @@ export interface LimitsCaller {
   readonly mode: 'function' | 'script';
 }
 
+/** Whether a call fits the batch function: one key, one argument. */
+const batchable = (call: Collected) => call.keys.length === 1 && call.args.length === 1;
+
 /** A call made inside \`collect\`, waiting to be sent with the others. */
 interface Collected {
   readonly code: LimitsCode;
-  readonly key: string;
+  readonly keys: readonly string[];
   readonly args: readonly (string | number | Buffer)[];
   readonly resolve: (answer: ScriptAnswer) => void;
   readonly reject: (error: unknown) => void;
@@ -176,7 +179,7 @@ export function createLimitsCaller(client: RedisClientLike): LimitsCaller {
   /** Each call sent alone, as calls went before batches: by function, or by script once functions are gone. */
   const alone = (c: LimitsCode, calls: readonly Collected[]) => {
     for (const call of calls) {
-      const keys = [call.key];
+      const keys = call.keys;
       (functions ? viaFunction(c, keys, call.args) : viaScript(c, keys, call.args)).then(
         call.resolve,
         call.reject,
@@ -196,7 +199,7 @@ export function createLimitsCaller(client: RedisClientLike): LimitsCaller {
       alone(c, calls);
       return;
     }
-    const keys = calls.map((call) => call.key);
+    const keys = calls.map((call) => call.keys[0]!);
     // Each call's argument is one binary string (redis-protocol.ts): ARGV[i] goes with KEYS[i].
     const args = calls.map((call) => call.args[0]!);
     withLibrary(
@@ -224,9 +227,9 @@ export function createLimitsCaller(client: RedisClientLike): LimitsCaller {
   return {
     call(config, keys, args) {
       const c = codeFor(config);
-      if (collected !== null && keys.length === 1 && args.length === 1)
+      if (collected !== null)
         return new Promise<ScriptAnswer>((resolve, reject) => {
-          collected!.push({ code: c, key: keys[0]!, args, resolve, reject });
+          collected!.push({ code: c, keys, args, resolve, reject });
         });
       return functions ? viaFunction(c, keys, args) : viaScript(c, keys, args);
     },
@@ -238,10 +241,16 @@ export function createLimitsCaller(client: RedisClientLike): LimitsCaller {
         make();
       } finally {
         collected = null;
-        // In order, one batch per run of calls of one config (a store has one config: one batch).
+        // In order, one batch per run of calls of one config that each name one key with one
+        // argument (the store's calls do: one batch); any other call is a run of its own, sent alone.
         let from = 0;
         for (let i = 1; i <= calls.length; i++)
-          if (i === calls.length || calls[i]!.code !== calls[from]!.code) {
+          if (
+            i === calls.length ||
+            calls[i]!.code !== calls[from]!.code ||
+            !batchable(calls[i]!) ||
+            !batchable(calls[from]!)
+          ) {
             sendBatch(calls[from]!.code, calls.slice(from, i));
             from = i;
           }

@@ -46,7 +46,7 @@ export interface RedisStore extends AsyncLimitsStore {
 /**
  * A store over an ioredis client (`new Redis(url)` or `new Redis.Cluster(nodes)`) that the caller
  * owns. Each event is ONE run of the limits code: a Redis 7 function (`FCALL`; the library loaded
- * once; the events of one event-loop turn in one batch call), or a Lua script by SHA (sent whole
+ * once; the events of one pass of the event loop in one batch call), or a Lua script by SHA (sent whole
  * once on NOSCRIPT) where functions are missing or refused (redis-caller.ts). It reads the identity's state, decides every bucket of the request as `stepInto` does, and writes
  * it back: atomically, whatever the number of instances, in either window mode. Slow, down or
  * full Redis: see `onFailure`; an admission that runs after its deadline charges nothing (its

@@ -131,6 +131,27 @@ describe.runIf(runRedisTests)('the Redis store, the calls of one turn in one bat
     });
   });
 
+  it('keeps call order around a call the batch function cannot carry (it goes alone, in its place)', async () => {
+    const caller = createLimitsCaller(redis.client);
+    const keysOf = createRedisStore({ client: redis.client, prefix: 'batch-odd:' }).keysOf;
+    const args = () => admitArgs(admitEvent({ key: 'user:odd', limit: 5 }), T0, undefined);
+    await caller.call(
+      config,
+      keysOf('user:warm'),
+      admitArgs(admitEvent({ key: 'user:warm' }), T0, undefined),
+    );
+    const answers: Promise<ScriptAnswer>[] = [];
+    caller.collect(() => {
+      answers.push(caller.call(config, keysOf('user:odd'), args()));
+      // Two arguments: not one event of a batch (the script reads only the first).
+      answers.push(caller.call(config, keysOf('user:odd'), [...args(), 'extra']));
+      answers.push(caller.call(config, keysOf('user:odd'), args()));
+      answers.push(caller.call(config, keysOf('user:odd'), args()));
+    });
+    // The window's used count after each: the calls ran in the order they were made.
+    expect((await Promise.all(answers)).map((answer) => answer[1])).toEqual([1, 2, 3, 4]);
+  });
+
   it('answers each call of a batch by its script on a server without functions', async () => {
     const plain = await startRedis(['--rename-command', 'FUNCTION', '', '--rename-command', 'FCALL', '']);
     const { Redis: Client } = await import('ioredis');
