@@ -67,7 +67,7 @@ class WatchedCall implements CallInFlight {
  * read the reply: a check that ran late because the loop was busy waits once more (up to
  * `maxWaitMs` in all), and a call that went out late (its work waited) gets the full timeout from
  * then; a check runs one loop turn after its timer, so a reply already read off the socket wins.
- * `failed` is told of each call answered null. These are the rules of one timer per call, kept
+ * `failed` is told of each call answered null, `replied` of each answer Redis gave (late ones too). These are the rules of one timer per call, kept
  * with one timer for all: set for the earliest check due; a call that settles only marks itself
  * answered (the next check drops it); with no call waiting the timer holds no process open.
  * @example
@@ -75,7 +75,12 @@ class WatchedCall implements CallInFlight {
  * const calls = createCallWatch(50, 1000, () => {});
  * await calls.watch(Promise.resolve('PONG')); // 'PONG'
  */
-export function createCallWatch(timeoutMs: number, maxWaitMs: number, failed: () => void): CallWatch {
+export function createCallWatch(
+  timeoutMs: number,
+  maxWaitMs: number,
+  failed: () => void,
+  replied: () => void = () => {},
+): CallWatch {
   /** Calls that may still be waiting, in the order they started (answered ones go at the next check). */
   const watched: WatchedCall[] = [];
   /** Calls still waiting: with none, the timer is unref'd. */
@@ -162,6 +167,7 @@ export function createCallWatch(timeoutMs: number, maxWaitMs: number, failed: ()
     pending.then(
       (value) => {
         settled();
+        if (value !== null) replied();
         if (call.waiting) {
           answered(call);
           call.resolve(value);

@@ -46,8 +46,6 @@ export interface FailurePolicy extends Pick<CallWatch, 'watch' | 'watchStart'> {
   open(): boolean;
   /** Resolves once every call guarded or watched so far settled. */
   idle(): Promise<void>;
-  /** Redis answered, but too late to count (an expired admission): the same pause as a timeout. */
-  failed(): void;
   /** The failure mode's verdict for an event Redis could not take. */
   decide(event: LimitEvent, now: number, config: LimitsConfig): Verdict;
   /** True when this ticket was admitted here, not by Redis: it is settled here too. */
@@ -91,8 +89,8 @@ function shareOf(config: LimitsConfig, share: number): LimitsConfig {
  * limiter is). A timeout counts only time the event loop was free to read the reply: a timer that
  * ran late because the loop was busy waits once more (up to 20 timeouts, at least 1 s, in all),
  * so a reply that arrived is used (redis-call-watch.ts). A connection still being made is waited
- * for, within the timeout. After a failure, Redis is left alone for `retryAfterFailureMs` and the
- * mode decides.
+ * for, within the timeout. After a failure, Redis is left alone and the mode decides, until an
+ * answer of a call sent before arrives or `retryAfterFailureMs` passes, whichever comes first.
  * @example
  * import { createFailurePolicy } from './redis-failure-policy.js';
  * const policy = createFailurePolicy({ status: 'ready' }, { timeoutMs: 50, onFailure: 'fallback', retryAfterFailureMs: 1000, fallbackShare: 0.5 });
@@ -112,7 +110,13 @@ export function createFailurePolicy(
   const failed = () => {
     downUntil = Date.now() + retryAfterFailureMs;
   };
-  const calls = createCallWatch(timeoutMs, Math.max(1000, 20 * timeoutMs), failed);
+  // Redis answered (in time or not): it is up, if behind, so the pause ends. A Redis that stalls
+  // for a moment (a busy host, a fork, a slow command of another client) costs the calls that
+  // waited on it, not a whole retryAfterFailureMs of failure answers.
+  const replied = () => {
+    downUntil = 0;
+  };
+  const calls = createCallWatch(timeoutMs, Math.max(1000, 20 * timeoutMs), failed, replied);
 
   /**
    * One 'ready' listener however many admissions wait for the connection (a listener each made
@@ -192,7 +196,6 @@ export function createFailurePolicy(
     watch: calls.watch,
     watchStart: calls.watchStart,
     idle: calls.idle,
-    failed,
     decide,
     ownsTicket: (ticket) => ownTickets.has(ticket),
     read(key) {

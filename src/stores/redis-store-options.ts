@@ -52,7 +52,10 @@ export interface RedisStoreOptions {
    * The verdict's `degraded` says which applied.
    */
   readonly onFailure?: FailureMode;
-  /** After a failure, Redis is tried again after this many ms (default 1,000); meanwhile the failure mode decides at once. */
+  /**
+   * After a failure, the failure mode decides at once, without asking Redis, until Redis answers a
+   * call sent before, or for this many ms at most (default 1,000) when it stays silent.
+   */
   readonly retryAfterFailureMs?: number;
   /**
    * In `fallback`, the part of every limit each instance enforces on its own (0 < share <= 1;

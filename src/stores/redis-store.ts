@@ -145,9 +145,14 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     return policy.guard(async (sent) => {
       const measured = await serverClock.offset();
       if (!sent.waiting) return null;
-      sent.sending();
-      const deadline = measured === undefined ? undefined : Date.now() + timeoutMs + measured;
-      return send(config, event.key, admitArgs(event, clock, deadline));
+      // Through the send queue too: at a cold start every admission waits for the first clock
+      // reading, and they would otherwise go one call (and one socket write) each.
+      return sends.later(() => {
+        if (!sent.waiting) return Promise.resolve(null);
+        sent.sending();
+        const deadline = measured === undefined ? undefined : Date.now() + timeoutMs + measured;
+        return send(config, event.key, admitArgs(event, clock, deadline));
+      });
     }, late);
   }
 
@@ -156,10 +161,8 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       throw new TollgateError('TOLLGATE_STORE_UNAVAILABLE', 'redis store: closed (`close()` was called)');
     const answer = await admission(event, clockArg(now), config);
     if (answer === null) return policy.decide(event, now, config);
-    if (answer[0] === EXPIRED) {
-      policy.failed();
-      return policy.decide(event, now, config);
-    }
+    // Redis answered, but past the deadline (it charged nothing): this event fails alone.
+    if (answer[0] === EXPIRED) return policy.decide(event, now, config);
     if (unsettled.length > 0) replayUnsettled(config);
     const verdict = admitVerdict(answer, event, config);
     if (verdict.ticket !== null && event.settle === undefined) {

@@ -132,4 +132,25 @@ describe('createCallWatch', () => {
     expect(failures).toHaveBeenCalledTimes(1);
     expect(idle.value).toBe('idle');
   });
+
+  it('tells `replied` of every answer Redis gave, in time or late, and of nothing else', async () => {
+    const failures = vi.fn();
+    const replied = vi.fn();
+    const calls = createCallWatch(TIMEOUT_MS, 1000, failures, replied);
+    const fast = deferred<string>();
+    const slow = deferred<string>();
+    void calls.watch(fast.promise);
+    void calls.watch(slow.promise, () => {});
+    void calls.watch(Promise.reject(new Error('OOM command not allowed')));
+    void calls.watch(Promise.resolve(null));
+    fast.resolve('PONG');
+    await vi.advanceTimersByTimeAsync(0);
+    // The error is a failure, and a call that sent nothing (null) is no answer of Redis's.
+    expect([replied.mock.calls.length, failures.mock.calls.length]).toEqual([1, 1]);
+    await vi.advanceTimersByTimeAsync(TIMEOUT_MS + TURN);
+    expect(failures).toHaveBeenCalledTimes(2);
+    slow.resolve('PONG');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(replied).toHaveBeenCalledTimes(2);
+  });
 });

@@ -1,8 +1,8 @@
 // The batch call where it meets trouble or the server's own clock: a batch refused whole fails
 // every event of it through the failure mode; a library flushed between batches is loaded again
 // and the batch answered in order; a server that refuses keys of several hash slots in one call
-// (cluster mode behind a plain client) gets one event to a call; and each batch reads the
-// server's clock afresh, once.
+// (cluster mode behind a plain client) gets one event to a call; a cold start batches too; and
+// each batch reads the server's clock afresh, once.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -78,6 +78,22 @@ describe.runIf(runRedisTests)('the Redis store, batch calls under faults and on 
     expect(counted['function|load']).toBe(1);
     // Two batches (16 and 4), each refused once before the load.
     expect(counted.fcall).toBe(4);
+  });
+
+  it('batches the admissions of a cold start too: made together before the clock was read and the library loaded', async () => {
+    await redis.client.function('FLUSH');
+    await redis.client.config('RESETSTAT');
+    // A new store: it has not read the server's clock, so every admission waits for that reading.
+    const store = createRedisStore({ client: redis.client, prefix: 'bf-cold:', timeoutMs: 5_000 });
+    const verdicts = await burst(store, 'user:u', 40, Date.now());
+    expect(verdicts.map((v) => [v.used, v.degraded])).toEqual(
+      Array.from({ length: 40 }, (_, i) => [i + 1, undefined]),
+    );
+    const counted = await calls(redis.client);
+    expect(counted['function|load']).toBe(1);
+    // Three batches (16, 16 and 8), each refused once before the load (one event to a call: 80).
+    expect(counted.fcall).toBe(6);
+    await store.close();
   });
 
   it('sends one event to a call to a server that refuses keys of several slots in one call (CROSSSLOT)', async () => {

@@ -121,6 +121,38 @@ describe.runIf(runRedisTests)('the Redis store when Redis fails', () => {
       .toBe(0);
   });
 
+  it('a Redis that stalls a moment: the pause holds while it is silent and ends at its first answer, not after retryAfterFailureMs', async () => {
+    const { client } = await setup('fail-closed');
+    const store = createRedisStore({ client, timeoutMs: TIMEOUT_MS, retryAfterFailureMs: 60_000 });
+    const event: AdmitEvent = {
+      kind: 'admit',
+      key: 'user:stall',
+      resource: 'core',
+      limit: 100,
+      cost: 1,
+      content: false,
+      graphql: false,
+      countsPrimary: true,
+    };
+    const admit = async () => {
+      const started = performance.now();
+      const verdict = await store.apply(event, Date.now(), shipped);
+      return { degraded: verdict.degraded ?? 'redis', ms: performance.now() - started };
+    };
+    expect((await admit()).degraded).toBe('redis');
+    const pauser = client.duplicate();
+    cleanups.push(() => pauser.disconnect());
+    await pauser.client('PAUSE', 300, 'ALL');
+    // The first waits out the timeout; the next is answered at once: Redis has said nothing since.
+    expect((await admit()).degraded).toBe('fail-closed');
+    const paused = await admit();
+    expect(paused.degraded).toBe('fail-closed');
+    expect(paused.ms).toBeLessThan(TIMEOUT_MS / 2);
+    // Once Redis resumes, the first call's (expired) answer arrives: Redis decides again, well
+    // before the 60 s a pause of retryAfterFailureMs would have lasted.
+    await expect.poll(async () => (await admit()).degraded, { timeout: 3_000, interval: 50 }).toBe('redis');
+  });
+
   it('fail-open: admits unchecked while Redis is down, and says so', async () => {
     const { server, restart, admit } = await setup('fail-open');
     await server().stop();
