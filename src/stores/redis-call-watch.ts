@@ -39,6 +39,12 @@ export interface CallWatch {
   idle(): Promise<void>;
 }
 
+/**
+ * Errors Redis answered for one event of a batch call (the batch ran; that event's run raised, as
+ * a key holding another type does): the caller marks them so the watch fails that event alone.
+ */
+export const eventErrors = new WeakSet<object>();
+
 /** One watched call: its clock and how to answer it. */
 class WatchedCall implements CallInFlight {
   waiting = true;
@@ -67,7 +73,9 @@ class WatchedCall implements CallInFlight {
  * read the reply: a check that ran late because the loop was busy waits once more (up to
  * `maxWaitMs` in all), and a call that went out late (its work waited) gets the full timeout from
  * then; a check runs one loop turn after its timer, so a reply already read off the socket wins.
- * `failed` is told of each call answered null, `replied` of each answer Redis gave (late ones too). These are the rules of one timer per call, kept
+ * `failed` is told of each call answered null for Redis's failure, `replied` of each answer Redis
+ * gave and whether it came in time (late ones are told too; an event's own error in a batch is
+ * an answer, and fails that event alone). These are the rules of one timer per call, kept
  * with one timer for all: set for the earliest check due; a call that settles only marks itself
  * answered (the next check drops it); with no call waiting the timer holds no process open.
  * @example
@@ -79,7 +87,7 @@ export function createCallWatch(
   timeoutMs: number,
   maxWaitMs: number,
   failed: () => void,
-  replied: () => void = () => {},
+  replied: (inTime: boolean) => void = () => {},
 ): CallWatch {
   /** Calls that may still be waiting, in the order they started (answered ones go at the next check). */
   const watched: WatchedCall[] = [];
@@ -167,7 +175,7 @@ export function createCallWatch(
     pending.then(
       (value) => {
         settled();
-        if (value !== null) replied();
+        if (value !== null) replied(call.waiting);
         if (call.waiting) {
           answered(call);
           call.resolve(value);
@@ -175,11 +183,16 @@ export function createCallWatch(
       },
       (error: unknown) => {
         settled();
+        // One event of a batch failed in its own run: Redis ran the batch, so it answered. Told
+        // as an answer whatever the event's place in the batch, so the events after it cannot undo it.
+        const eventOnly = eventErrors.has(error as object);
+        if (eventOnly) replied(call.waiting);
         if (!call.waiting) return;
         answered(call);
         // A fault of ours (an unreadable state) is not Redis failing: it is thrown, not masked.
         if (error instanceof TollgateError) return call.reject(error);
-        failed(); // Redis refused or failed (OOM when full, connection lost, ...)
+        // Else Redis refused or failed the call (OOM when full, connection lost, ...).
+        if (!eventOnly) failed();
         call.resolve(null);
       },
     );

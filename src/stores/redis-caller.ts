@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import { TollgateError } from '../core/errors.js';
 import type { LimitsConfig } from '../limits/limits-config.js';
+import { eventErrors } from './redis-call-watch.js';
 import { decodeAnswer, type ScriptAnswer } from './redis-protocol.js';
 import { batchFunction, limitsLibrary, limitsScript } from './redis-script.js';
 import type { RedisClientLike } from './redis-store-options.js';
@@ -162,8 +163,10 @@ export function createLimitsCaller(client: RedisClientLike): LimitsCaller {
       );
     for (let i = 0; i < calls.length; i++) {
       const reply: unknown = replies[i];
-      if (reply instanceof Error) calls[i]!.reject(reply);
-      else {
+      if (reply instanceof Error) {
+        eventErrors.add(reply);
+        calls[i]!.reject(reply);
+      } else {
         let decoded: ScriptAnswer;
         try {
           decoded = decodeAnswer(reply);

@@ -89,8 +89,8 @@ function shareOf(config: LimitsConfig, share: number): LimitsConfig {
  * limiter is). A timeout counts only time the event loop was free to read the reply: a timer that
  * ran late because the loop was busy waits once more (up to 20 timeouts, at least 1 s, in all),
  * so a reply that arrived is used (redis-call-watch.ts). A connection still being made is waited
- * for, within the timeout. After a failure, Redis is left alone and the mode decides, until an
- * answer of a call sent before arrives or `retryAfterFailureMs` passes, whichever comes first.
+ * for, within the timeout. After a failure, Redis is left alone and the mode decides for
+ * `retryAfterFailureMs`; after a calm spell, only until Redis answers a call sent before (below).
  * @example
  * import { createFailurePolicy } from './redis-failure-policy.js';
  * const policy = createFailurePolicy({ status: 'ready' }, { timeoutMs: 50, onFailure: 'fallback', retryAfterFailureMs: 1000, fallbackShare: 0.5 });
@@ -105,16 +105,32 @@ export function createFailurePolicy(
   /** Tickets answered here (fallback or fail-open): settled here, whatever Redis does meanwhile. */
   const ownTickets = new WeakSet<Ticket>();
   const shares = new WeakMap<LimitsConfig, LimitsConfig>();
+  /** The pause lasts until then; once past, when the last pause ended. */
   let downUntil = 0;
+  /** The pause under way ends at Redis's next answer. */
+  let endsOnAnswer = false;
+  /** Redis answered a call in time since the last pause ended (or ever, before the first). */
+  let answeredInTime = true;
 
+  // A pause ends at Redis's next answer, late ones included, when Redis answered a call in time
+  // since the last pause: a Redis that stalled a moment (a busy host, a fork, a slow command of
+  // another client) costs the calls that waited on it, not a whole retryAfterFailureMs of failure
+  // answers. Else Redis stays slower than the timeout, and the pause holds its whole length
+  // whatever Redis answers: it is left alone, not sent a fresh round of calls to wait on after
+  // each late answer.
   const failed = () => {
-    downUntil = Date.now() + retryAfterFailureMs;
+    const now = Date.now();
+    if (now >= downUntil) {
+      endsOnAnswer = answeredInTime;
+      answeredInTime = false;
+    }
+    downUntil = now + retryAfterFailureMs;
   };
-  // Redis answered (in time or not): it is up, if behind, so the pause ends. A Redis that stalls
-  // for a moment (a busy host, a fork, a slow command of another client) costs the calls that
-  // waited on it, not a whole retryAfterFailureMs of failure answers.
-  const replied = () => {
-    downUntil = 0;
+  const replied = (inTime: boolean) => {
+    if (inTime) answeredInTime = true;
+    if (!endsOnAnswer) return;
+    endsOnAnswer = false;
+    downUntil = Math.min(downUntil, Date.now());
   };
   const calls = createCallWatch(timeoutMs, Math.max(1000, 20 * timeoutMs), failed, replied);
 

@@ -53,8 +53,9 @@ export interface RedisStoreOptions {
    */
   readonly onFailure?: FailureMode;
   /**
-   * After a failure, the failure mode decides at once, without asking Redis, until Redis answers a
-   * call sent before, or for this many ms at most (default 1,000) when it stays silent.
+   * After a failure, the failure mode decides at once, without asking Redis, for this many ms
+   * (default 1,000); only until Redis answers again (late answers count) when it had answered a
+   * call in time since the last pause.
    */
   readonly retryAfterFailureMs?: number;
   /**

@@ -145,14 +145,15 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     return policy.guard(async (sent) => {
       const measured = await serverClock.offset();
       if (!sent.waiting) return null;
+      // Timed from the clock's reading, not from the send queue's flush: the watch's check may run
+      // before that flush, and must find the call under way.
+      sent.sending();
+      const deadline = measured === undefined ? undefined : Date.now() + timeoutMs + measured;
       // Through the send queue too: at a cold start every admission waits for the first clock
       // reading, and they would otherwise go one call (and one socket write) each.
-      return sends.later(() => {
-        if (!sent.waiting) return Promise.resolve(null);
-        sent.sending();
-        const deadline = measured === undefined ? undefined : Date.now() + timeoutMs + measured;
-        return send(config, event.key, admitArgs(event, clock, deadline));
-      });
+      return sends.later(() =>
+        sent.waiting ? send(config, event.key, admitArgs(event, clock, deadline)) : Promise.resolve(null),
+      );
     }, late);
   }
 

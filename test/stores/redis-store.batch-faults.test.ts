@@ -96,6 +96,57 @@ describe.runIf(runRedisTests)('the Redis store, batch calls under faults and on 
     await store.close();
   });
 
+  it("sends a cold start's admissions whose clock reading came back just as the timeout's check was due", async () => {
+    const inner = redis.client;
+    // TIME answered after exactly the timeout: its reply and the watch's timer land in one pass.
+    // The reading is this host's clock, which is the local redis-server's.
+    const client: RedisClientLike = Object.create(inner);
+    Object.assign(client, {
+      time: () =>
+        new Promise((resolve) =>
+          setTimeout(() => {
+            const now = Date.now();
+            resolve([String(Math.floor(now / 1000)), String((now % 1000) * 1000)]);
+          }, 50),
+        ),
+    });
+    const stores = Array.from({ length: 5 }, (_, i) =>
+      createRedisStore({ client, prefix: `bf-due${i}:`, timeoutMs: 50, retryAfterFailureMs: 60_000 }),
+    );
+    const verdicts = await Promise.all(
+      stores.flatMap((store) =>
+        [0, 1].map(() => store.apply(admitEvent({ key: 'user:u' }), Date.now(), config)),
+      ),
+    );
+    // Each call is timed from the reading, so it goes to Redis (none failed before it went out).
+    expect(verdicts.map((v) => v.degraded ?? 'redis')).toEqual(Array(10).fill('redis'));
+    await Promise.all(stores.map((store) => store.close()));
+  });
+
+  it('fails an event alone for its own error in a batch, wherever it sits: the store pauses nothing', async () => {
+    await redis.client.rpush('bf-own:{user:bad}:v2', 'not a state');
+    for (const order of [
+      ['user:bad', 'user:good'],
+      ['user:good', 'user:bad'],
+    ]) {
+      const store = createRedisStore({
+        client: redis.client,
+        prefix: 'bf-own:',
+        useCallerClock: true,
+        timeoutMs: 5_000,
+        retryAfterFailureMs: 60_000,
+      });
+      await store.apply(admitEvent({ key: 'user:warm' }), T0, config);
+      const verdicts = await Promise.all(order.map((key) => store.apply(admitEvent({ key }), T0, config)));
+      expect(verdicts.map((v) => v.degraded ?? 'redis')).toEqual(
+        order.map((key) => (key === 'user:bad' ? 'fail-closed' : 'redis')),
+      );
+      // Another identity is still decided by Redis: one bad key paused nobody.
+      expect((await store.apply(admitEvent({ key: 'user:other' }), T0, config)).degraded).toBeUndefined();
+      await store.close();
+    }
+  });
+
   it('sends one event to a call to a server that refuses keys of several slots in one call (CROSSSLOT)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tollgate-one-node-cluster-'));
     const server = await startRedis([

@@ -153,6 +153,55 @@ describe.runIf(runRedisTests)('the Redis store when Redis fails', () => {
     await expect.poll(async () => (await admit()).degraded, { timeout: 3_000, interval: 50 }).toBe('redis');
   });
 
+  it('a Redis that stays slower than the timeout: after the first pause, each holds its whole length though Redis answers late', async () => {
+    requireRedis();
+    const server = await startRedis(['--enable-debug-command', 'yes']);
+    cleanups.push(() => server.stop());
+    const client = new Redis({ port: server.port, host: '127.0.0.1' });
+    const sleeper = client.duplicate();
+    cleanups.push(
+      () => client.disconnect(),
+      () => sleeper.disconnect(),
+    );
+    const store = createRedisStore({ client, timeoutMs: TIMEOUT_MS, retryAfterFailureMs: 1_000 });
+    const event = (key: string): AdmitEvent => ({
+      kind: 'admit',
+      key,
+      resource: 'core',
+      limit: 1_000_000,
+      cost: 1,
+      content: false,
+      graphql: false,
+      countsPrimary: true,
+    });
+    expect((await store.apply(event('user:warm'), Date.now(), shipped)).degraded).toBeUndefined();
+    // Redis sleeps 100 ms at a time, back to back, for 1.3 s: every call waits past the timeout.
+    let sleeping = true;
+    const sleeps = (async () => {
+      while (sleeping) await sleeper.call('DEBUG', 'SLEEP', '0.1');
+    })();
+    const until = performance.now() + 1_300;
+    let waited = 0;
+    let answered = 0;
+    for (let i = 0; performance.now() < until; i++) {
+      const started = performance.now();
+      const verdict = await store.apply(event(`user:s${i}`), Date.now(), shipped);
+      answered++;
+      // A call sent just before a sleep ends is answered in time: Redis decides it.
+      expect(verdict.degraded ?? 'redis').toMatch(/^(fail-closed|redis)$/);
+      if (performance.now() - started > TIMEOUT_MS / 2) waited++;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    sleeping = false;
+    await sleeps;
+    // The first pause ends at the first late answer; the next holds 1 s (the one after it may end
+    // early again if a call was answered in time in between). Ending every pause at a late answer
+    // made a call wait out the timeout every sleep (about 12 here).
+    expect(answered).toBeGreaterThan(50);
+    expect(waited).toBeGreaterThanOrEqual(2);
+    expect(waited).toBeLessThanOrEqual(5);
+  });
+
   it('fail-open: admits unchecked while Redis is down, and says so', async () => {
     const { server, restart, admit } = await setup('fail-open');
     await server().stop();
