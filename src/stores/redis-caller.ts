@@ -40,6 +40,29 @@ export interface LimitsCaller {
   readonly mode: 'function' | 'script';
 }
 
+/** Refuses a batch reply that is not one reply per event: a client that does not answer as ioredis does. */
+function checkReplies(events: number, replies: unknown): asserts replies is unknown[] {
+  if (!Array.isArray(replies) || replies.length !== events)
+    throw new TollgateError(
+      'TOLLGATE_INVALID_OPTION',
+      `redis store: the client's \`callBuffer\` answered a batch of ${events} with ${Array.isArray(replies) ? `${replies.length} replies` : typeof replies}; give a client whose callBuffer resolves to Redis's reply (ioredis's does)`,
+    );
+}
+
+/**
+ * Rethrows a call's error, marked as its event's own when the code's run raised it (a key holding
+ * another type, a value it cannot read): Redis names the running code in such an error
+ * (\`script: <name>, on @user_function:<line>.\`), never in a refusal before the run (OOM, BUSY,
+ * NOPERM, \`Function not found\`) or a connection's failure. So one such key fails its event
+ * alone, sent alone as in a batch (redis-call-watch.ts).
+ */
+const ownError =
+  (code: string) =>
+  (error: unknown): never => {
+    if (messageOf(error).includes(`script: ${code},`)) eventErrors.add(error as Error);
+    throw error;
+  };
+
 /** Whether a call fits the batch function: one key, one argument. */
 const batchable = (call: Collected) => call.keys.length === 1 && call.args.length === 1;
 
@@ -104,11 +127,13 @@ export function createLimitsCaller(client: RedisClientLike): LimitsCaller {
   };
 
   const viaScript = (c: LimitsCode, keys: readonly string[], args: readonly (string | number | Buffer)[]) =>
-    answer('evalsha', c.sha, keys.length, ...keys, ...args).catch((error: unknown) => {
-      if (!messageOf(error).startsWith('NOSCRIPT')) throw error;
-      // A restarted or new server: send the script whole; it is cached by SHA from then on.
-      return answer('eval', c.script, keys.length, ...keys, ...args);
-    });
+    answer('evalsha', c.sha, keys.length, ...keys, ...args)
+      .catch((error: unknown) => {
+        if (!messageOf(error).startsWith('NOSCRIPT')) throw error;
+        // A restarted or new server: send the script whole; it is cached by SHA from then on.
+        return answer('eval', c.script, keys.length, ...keys, ...args);
+      })
+      .catch(ownError(c.sha));
 
   const load = (c: LimitsCode): Promise<unknown> => {
     const targets = typeof client.nodes === 'function' ? client.nodes('master') : [client];
@@ -150,17 +175,13 @@ export function createLimitsCaller(client: RedisClientLike): LimitsCaller {
   const viaFunction = (c: LimitsCode, keys: readonly string[], args: readonly (string | number | Buffer)[]) =>
     withLibrary(
       c,
-      () => answer('fcall', c.name, keys.length, ...keys, ...args),
+      () => answer('fcall', c.name, keys.length, ...keys, ...args).catch(ownError(c.name)),
       () => viaScript(c, keys, args),
     );
 
   /** Each call's own answer or error, as the batch function answered it (a nested error reply is an Error). */
   const settleEach = (calls: readonly Collected[], replies: unknown) => {
-    if (!Array.isArray(replies) || replies.length !== calls.length)
-      throw new TollgateError(
-        'TOLLGATE_INVALID_OPTION',
-        `redis store: the client's \`callBuffer\` answered a batch of ${calls.length} with ${Array.isArray(replies) ? `${replies.length} replies` : typeof replies}; give a client whose callBuffer resolves to Redis's reply (ioredis's does)`,
-      );
+    checkReplies(calls.length, replies);
     for (let i = 0; i < calls.length; i++) {
       const reply: unknown = replies[i];
       if (reply instanceof Error) {

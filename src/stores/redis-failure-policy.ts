@@ -219,7 +219,7 @@ export function createFailurePolicy(
       if (onFailure === 'fail-open') return undefined;
       throw new TollgateError(
         'TOLLGATE_STORE_UNAVAILABLE',
-        `redis store: Redis did not answer within ${timeoutMs} ms (onFailure \`fail-closed\`)`,
+        `redis store: Redis failed or did not answer within ${timeoutMs} ms (onFailure \`fail-closed\`)`,
       );
     },
     reset: (key) => local?.reset(key),

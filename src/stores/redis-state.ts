@@ -5,6 +5,7 @@ import type { LimitsConfig } from '../limits/limits-config.js';
 import { logPlan } from '../limits/log-rules.js';
 import { loadSlot } from '../limits/log-slot.js';
 import { createSlidingLog, flattenLog } from '../limits/sliding-log.js';
+import { eventErrors } from './redis-call-watch.js';
 
 /** The one ioredis method reading needs. */
 export interface RedisReader {
@@ -99,7 +100,13 @@ export async function readRedisState(
   keys: readonly string[],
   config: LimitsConfig,
 ): Promise<IdentityState | undefined> {
-  const raw = await client.getBuffer(keys[0]!);
+  const raw = await client.getBuffer(keys[0]!).catch((error: unknown) => {
+    // The key holds a value of another type: this identity's read fails alone (the store is not
+    // paused for every identity's sake).
+    if (String((error as Error | undefined)?.message).startsWith('WRONGTYPE'))
+      eventErrors.add(error as Error);
+    throw error;
+  });
   if (raw === null) return undefined;
   let [numbers, at] = unpackNumbers(raw);
   const state = Object.fromEntries(FIELDS.map((field, i) => [field, numbers[i] ?? 0])) as Record<

@@ -98,6 +98,7 @@ describe.runIf(runRedisTests)('the Redis store, batch calls under faults and on 
 
   it("sends a cold start's admissions whose clock reading came back just as the timeout's check was due", async () => {
     const inner = redis.client;
+    await inner.ping(); // connected: only the clock reading is waited for
     // TIME answered after exactly the timeout: its reply and the watch's timer land in one pass.
     // The reading is this host's clock, which is the local redis-server's.
     const client: RedisClientLike = Object.create(inner);
@@ -123,12 +124,11 @@ describe.runIf(runRedisTests)('the Redis store, batch calls under faults and on 
     await Promise.all(stores.map((store) => store.close()));
   });
 
-  it('fails an event alone for its own error in a batch, wherever it sits: the store pauses nothing', async () => {
+  it('fails an event alone for its own error, alone or anywhere in a batch, and a status read too: the store pauses nothing', async () => {
+    // A key holding a list (WRONGTYPE), and one holding text the script cannot read (a Lua error).
     await redis.client.rpush('bf-own:{user:bad}:v2', 'not a state');
-    for (const order of [
-      ['user:bad', 'user:good'],
-      ['user:good', 'user:bad'],
-    ]) {
+    await redis.client.set('bf-own:{user:junk}:v2', 'garbage');
+    for (const order of [['user:bad'], ['user:junk'], ['user:bad', 'user:good'], ['user:good', 'user:bad']]) {
       const store = createRedisStore({
         client: redis.client,
         prefix: 'bf-own:',
@@ -139,12 +139,36 @@ describe.runIf(runRedisTests)('the Redis store, batch calls under faults and on 
       await store.apply(admitEvent({ key: 'user:warm' }), T0, config);
       const verdicts = await Promise.all(order.map((key) => store.apply(admitEvent({ key }), T0, config)));
       expect(verdicts.map((v) => v.degraded ?? 'redis')).toEqual(
-        order.map((key) => (key === 'user:bad' ? 'fail-closed' : 'redis')),
+        order.map((key) => (key === 'user:good' ? 'redis' : 'fail-closed')),
       );
       // Another identity is still decided by Redis: one bad key paused nobody.
       expect((await store.apply(admitEvent({ key: 'user:other' }), T0, config)).degraded).toBeUndefined();
       await store.close();
     }
+    const store = createRedisStore({ client: redis.client, prefix: 'bf-own:', retryAfterFailureMs: 60_000 });
+    await expect(store.read('user:bad')).rejects.toThrow(/failed or did not answer/);
+    expect(
+      (await store.apply(admitEvent({ key: 'user:other2' }), Date.now(), config)).degraded,
+    ).toBeUndefined();
+    await store.close();
+    // By script (a client without functions: EVALSHA), the same.
+    const inner = redis.client;
+    const scripts = createRedisStore({
+      client: {
+        get status() {
+          return inner.status;
+        },
+        callBuffer: (command, ...args) => inner.callBuffer(command, ...args),
+        getBuffer: (key) => inner.getBuffer(key),
+        del: (...keys) => inner.del(...keys),
+      },
+      prefix: 'bf-own:',
+      useCallerClock: true,
+      retryAfterFailureMs: 60_000,
+    });
+    expect((await scripts.apply(admitEvent({ key: 'user:junk' }), T0, config)).degraded).toBe('fail-closed');
+    expect((await scripts.apply(admitEvent({ key: 'user:other3' }), T0, config)).degraded).toBeUndefined();
+    await scripts.close();
   });
 
   it('sends one event to a call to a server that refuses keys of several slots in one call (CROSSSLOT)', async () => {
