@@ -100,6 +100,7 @@ describe.runIf(runRedisTests)('the Redis store, batch calls under faults and on 
     const inner = redis.client;
     await inner.ping(); // connected: only the clock reading is waited for
     // TIME answered after exactly the timeout: its reply and the watch's timer land in one pass.
+    // (A timeout of 1 s: the calls, sent then, have as long again to be answered on a busy machine.)
     // The reading is this host's clock, which is the local redis-server's.
     const client: RedisClientLike = Object.create(inner);
     Object.assign(client, {
@@ -108,11 +109,11 @@ describe.runIf(runRedisTests)('the Redis store, batch calls under faults and on 
           setTimeout(() => {
             const now = Date.now();
             resolve([String(Math.floor(now / 1000)), String((now % 1000) * 1000)]);
-          }, 50),
+          }, 1_000),
         ),
     });
     const stores = Array.from({ length: 5 }, (_, i) =>
-      createRedisStore({ client, prefix: `bf-due${i}:`, timeoutMs: 50, retryAfterFailureMs: 60_000 }),
+      createRedisStore({ client, prefix: `bf-due${i}:`, timeoutMs: 1_000, retryAfterFailureMs: 60_000 }),
     );
     const verdicts = await Promise.all(
       stores.flatMap((store) =>
