@@ -20,6 +20,9 @@ interface LimitsCode {
   readonly library: string;
   readonly script: string;
   readonly sha: string;
+  /** Rethrow a call's error, marked as its event's own when this code's run raised it (by function; by script). */
+  readonly functionError: (error: unknown) => never;
+  readonly scriptError: (error: unknown) => never;
   loading?: Promise<unknown> | undefined;
 }
 
@@ -38,15 +41,6 @@ export interface LimitsCaller {
   collect(make: () => void): void;
   /** `function` while calls go by `FCALL`; `script` once functions are missing or refused (for good). */
   readonly mode: 'function' | 'script';
-}
-
-/** Refuses a batch reply that is not one reply per event: a client that does not answer as ioredis does. */
-function checkReplies(events: number, replies: unknown): asserts replies is unknown[] {
-  if (!Array.isArray(replies) || replies.length !== events)
-    throw new TollgateError(
-      'TOLLGATE_INVALID_OPTION',
-      `redis store: the client's \`callBuffer\` answered a batch of ${events} with ${Array.isArray(replies) ? `${replies.length} replies` : typeof replies}; give a client whose callBuffer resolves to Redis's reply (ioredis's does)`,
-    );
 }
 
 /**
@@ -93,7 +87,16 @@ function codeOf(config: LimitsConfig): LimitsCode {
     const unnamed = limitsLibrary(config, 'tollgate');
     const name = `tollgate_${createHash('sha1').update(unnamed).digest('hex').slice(0, 20)}`;
     const library = limitsLibrary(config, name);
-    code = { config, name, batchName: batchFunction(name), library, script, sha };
+    code = {
+      config,
+      name,
+      batchName: batchFunction(name),
+      library,
+      script,
+      sha,
+      functionError: ownError(name),
+      scriptError: ownError(sha),
+    };
     codes.set(config, code);
   }
   return code;
@@ -133,7 +136,7 @@ export function createLimitsCaller(client: RedisClientLike): LimitsCaller {
         // A restarted or new server: send the script whole; it is cached by SHA from then on.
         return answer('eval', c.script, keys.length, ...keys, ...args);
       })
-      .catch(ownError(c.sha));
+      .catch(c.scriptError);
 
   const load = (c: LimitsCode): Promise<unknown> => {
     const targets = typeof client.nodes === 'function' ? client.nodes('master') : [client];
@@ -175,13 +178,18 @@ export function createLimitsCaller(client: RedisClientLike): LimitsCaller {
   const viaFunction = (c: LimitsCode, keys: readonly string[], args: readonly (string | number | Buffer)[]) =>
     withLibrary(
       c,
-      () => answer('fcall', c.name, keys.length, ...keys, ...args).catch(ownError(c.name)),
+      () =>
+        client.callBuffer('fcall', c.name, keys.length, ...keys, ...args).then(decodeAnswer, c.functionError),
       () => viaScript(c, keys, args),
     );
 
   /** Each call's own answer or error, as the batch function answered it (a nested error reply is an Error). */
   const settleEach = (calls: readonly Collected[], replies: unknown) => {
-    checkReplies(calls.length, replies);
+    if (!Array.isArray(replies) || replies.length !== calls.length)
+      throw new TollgateError(
+        'TOLLGATE_INVALID_OPTION',
+        `redis store: the client's \`callBuffer\` answered a batch of ${calls.length} with ${Array.isArray(replies) ? `${replies.length} replies` : typeof replies}; give a client whose callBuffer resolves to Redis's reply (ioredis's does)`,
+      );
     for (let i = 0; i < calls.length; i++) {
       const reply: unknown = replies[i];
       if (reply instanceof Error) {
