@@ -3,21 +3,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TollgateError } from '../../src/core/errors.js';
 import { createCallWatch } from '../../src/stores/redis-call-watch.js';
+import { deferred } from '../support/deferred.js';
 
 const TIMEOUT_MS = 50;
 /** The fake clock runs an immediate 1 ms after the timer that set it: a check comes that much later. */
 const TURN = 1;
-
-/** A call that answers when told to. */
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
 
 /** What a watched call has answered so far ('pending' until it does). */
 function outcome<T>(answer: Promise<T>) {

@@ -5,22 +5,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { eventErrors } from '../../src/stores/redis-call-watch.js';
 import { createFailurePolicy } from '../../src/stores/redis-failure-policy.js';
+import { deferred } from '../support/deferred.js';
 
 const TIMEOUT_MS = 50;
 const RETRY_MS = 1_000;
 /** The watch's check runs an immediate after its timer: a little past the timeout. */
 const PAST_TIMEOUT = TIMEOUT_MS + 2;
-
-/** A call that answers when told to. */
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
 
 const newPolicy = () =>
   createFailurePolicy(

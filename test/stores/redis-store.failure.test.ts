@@ -7,6 +7,7 @@ import type { AdmitEvent } from '../../src/limits/limit-event.js';
 import type { LimitsConfig } from '../../src/limits/limits-config.js';
 import type { Verdict } from '../../src/limits/verdict.js';
 import { createRedisStore, type RedisStoreOptions } from '../../src/stores/redis-store.js';
+import { admitEvent } from '../limits/support.js';
 import { requireRedis, runRedisTests, startRedis } from '../support/redis-server.js';
 
 const shipped = defaultLimits();
@@ -124,16 +125,7 @@ describe.runIf(runRedisTests)('the Redis store when Redis fails', () => {
   it('a Redis that stalls a moment: the pause holds while it is silent and ends at its first answer, not after retryAfterFailureMs', async () => {
     const { client } = await setup('fail-closed');
     const store = createRedisStore({ client, timeoutMs: TIMEOUT_MS, retryAfterFailureMs: 60_000 });
-    const event: AdmitEvent = {
-      kind: 'admit',
-      key: 'user:stall',
-      resource: 'core',
-      limit: 100,
-      cost: 1,
-      content: false,
-      graphql: false,
-      countsPrimary: true,
-    };
+    const event = admitEvent({ key: 'user:stall', limit: 100 });
     const admit = async () => {
       const started = performance.now();
       const verdict = await store.apply(event, Date.now(), shipped);
@@ -164,16 +156,7 @@ describe.runIf(runRedisTests)('the Redis store when Redis fails', () => {
       () => sleeper.disconnect(),
     );
     const store = createRedisStore({ client, timeoutMs: TIMEOUT_MS, retryAfterFailureMs: 1_000 });
-    const event = (key: string): AdmitEvent => ({
-      kind: 'admit',
-      key,
-      resource: 'core',
-      limit: 1_000_000,
-      cost: 1,
-      content: false,
-      graphql: false,
-      countsPrimary: true,
-    });
+    const event = (key: string) => admitEvent({ key, limit: 1_000_000 });
     expect((await store.apply(event('user:warm'), Date.now(), shipped)).degraded).toBeUndefined();
     // Redis sleeps 100 ms at a time, back to back, for 1.3 s: every call waits past the timeout.
     let sleeping = true;
