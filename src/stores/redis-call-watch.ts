@@ -40,8 +40,9 @@ export interface CallWatch {
 }
 
 /**
- * Errors Redis answered for one event of a batch call (the batch ran; that event's run raised, as
- * a key holding another type does): the caller marks them so the watch fails that event alone.
+ * Errors that are one event's own, not Redis failing: raised while the store's code ran on that
+ * event's key (alone or in a batch call) or by a status read of a key holding another type. The
+ * caller and the reader mark them; the watch takes each as an answer and fails that event alone.
  */
 export const eventErrors = new WeakSet<object>();
 
