@@ -104,9 +104,11 @@ export class AdmissionTicket implements Ticket {
   /**
    * One field for the ticket's two private facts, in turn (8 bytes less per ticket than two):
    * undefined, then the store that handed it out (a TicketIssuer, set once by `stamp`), then the
-   * first answer to its completion or release. A settled ticket is from no store: its slot was
-   * freed, so a store given it again changes nothing, which is what it does for a ticket it does
-   * not hold.
+   * first answer to its completion or release. A ticket settled with an answer in hand is from no
+   * store: its slot was freed, so a store given it again changes nothing, which is what it does
+   * for a ticket it does not hold. An answer still to come (a promise: an asynchronous store in
+   * front of the one that stamped it, which may not have seen the event yet) is kept beside the
+   * stamp (Awaited), or the store behind would not know its own ticket and free no slot.
    */
   #held: unknown = undefined;
   #counted: CountedReset;
@@ -203,24 +205,23 @@ export class AdmissionTicket implements Ticket {
    * AdmissionTicket.isFrom({ key: 'user:octocat', id: 1 }, new TicketIssuer()); // false
    */
   static isFrom(value: unknown, issuer: TicketIssuer): boolean {
-    return (
-      typeof value === 'object' &&
-      value !== null &&
-      #held in value &&
-      (value as AdmissionTicket).#held === issuer
-    );
+    if (typeof value !== 'object' || value === null || !(#held in value)) return false;
+    const held = (value as AdmissionTicket).#held;
+    return held === issuer || (held instanceof Awaited && held.issuer === issuer);
   }
 
   /** The first answer to `complete` or `release`, or undefined while the request is in flight. */
   settledAnswer(): unknown {
     const held = this.#held;
-    return held instanceof TicketIssuer ? undefined : held;
+    return held instanceof TicketIssuer ? undefined : held instanceof Awaited ? held.answer : held;
   }
 
   /** Records the first answer (never undefined); later ones are ignored. */
   settle(answer: unknown): void {
     const held = this.#held;
-    if (held === undefined || held instanceof TicketIssuer) this.#held = answer;
+    if (held instanceof TicketIssuer)
+      this.#held = answer instanceof Promise ? new Awaited(held, answer) : answer;
+    else if (held === undefined) this.#held = answer;
   }
 }
 
@@ -235,6 +236,14 @@ export class AdmissionTicket implements Ticket {
  * AdmissionTicket.isFrom(ticket, issuer); // true
  */
 export class TicketIssuer {}
+
+/** A stamped ticket's answer still to come, with the stamp kept (see AdmissionTicket's `#held`). */
+class Awaited {
+  constructor(
+    readonly issuer: TicketIssuer,
+    readonly answer: Promise<unknown>,
+  ) {}
+}
 
 /**
  * The response was sent: frees the in-flight slot, charges the CPU time (seed 000: CPU is a

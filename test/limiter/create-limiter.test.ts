@@ -114,6 +114,45 @@ describe('createLimiter', () => {
     expect(await limiter.store.read(identity.key)).toMatchObject({ inFlight: 0, coreUsed: 0 });
   });
 
+  // Found by a new user's trial: a store that waits before handing the event to a memory store
+  // (a log written first, a network hop) got the completion after the limiter had recorded its
+  // answer on the ticket, which erased the memory store's mark: no slot was ever freed, and
+  // request 101 was refused for concurrency.
+  it.each([
+    ['a microtask', () => Promise.resolve()],
+    ['a turn of the event loop', () => new Promise<void>((resolve) => setImmediate(resolve))],
+  ])('frees every slot through an asynchronous store that waits %s before a memory store', async (_, wait) => {
+    const inner = createMemoryStore();
+    let settled = 0;
+    const store: AsyncLimitsStore = {
+      sync: false,
+      apply: async (event: LimitEvent, now: number, config: LimitsConfig): Promise<Verdict> => {
+        await wait();
+        if (event.kind !== 'admit') settled++;
+        return inner.apply(event, now, config);
+      },
+      read: async (key: string) => inner.read(key),
+    };
+    const clock = fakeClock();
+    const limiter = createLimiter({ store, clock: clock.now });
+    const identity = limiter.identify({ kind: 'classic', user: 'octocat' });
+    const limit = limiter.config.secondary.concurrency.limit;
+    for (let i = 0; i < limit + 5; i++) {
+      const verdict = await limiter.admit({ identity });
+      expect(verdict.allowed, `request ${i + 1}`).toBe(true);
+      await limiter.complete(verdict.ticket!, { status: 200 });
+      clock.advance(10);
+    }
+    expect(settled).toBe(limit + 5);
+    expect(await limiter.store.read(identity.key)).toMatchObject({ inFlight: 0 });
+    // A copy of a ticket is still no claim on a slot, through the wrapper as directly.
+    const held = (await limiter.admit({ identity })).ticket!;
+    await limiter.complete(JSON.parse(JSON.stringify(held)), { status: 200 });
+    expect(await limiter.store.read(identity.key)).toMatchObject({ inFlight: 1 });
+    await limiter.complete(held, { status: 200 });
+    expect(await limiter.store.read(identity.key)).toMatchObject({ inFlight: 0 });
+  });
+
   it('throws TOLLGATE_INVALID_OPTION for a cpuMs that is not finite or is negative, and settles nothing', () => {
     const limiter = createLimiter({ clock: fakeClock().now });
     const identity = limiter.identify({ kind: 'classic', user: 'octocat' });
