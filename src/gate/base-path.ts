@@ -14,7 +14,11 @@ export interface BasePath {
 
 // What a base path segment may hold: letters, digits and the unreserved marks, nothing to decode.
 const PLAIN_SEGMENT = /^[A-Za-z0-9._~!$&'()*+,;=:@-]+$/;
-const lowerAscii = (text: string) => text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+// ASCII letters to lower case, and the two characters a router's case folding reads as one (see
+// split-path.ts: U+212A KELVIN SIGN as `k`, U+017F LONG S as `s`), so no spelling of the base path
+// that such a router routes under it is taken for a path outside it.
+const foldCase = (text: string) =>
+  text.replace(/[A-Z\u017f\u212a]/g, (c) => (c === '\u212a' ? 'k' : c === '\u017f' ? 's' : c.toLowerCase()));
 
 /**
  * Checks a base path (`/api`, `/api/v3`; `''` or `/` for none) and returns its stripper. A target
@@ -48,7 +52,7 @@ export function createBasePath(given: unknown, option = 'basePath'): BasePath {
       fail(`has the segment \`${showText(segment)}\`, which is empty, a dot segment or needs encoding`);
   }
   if (segments.length === 0) return { path: '', strip: (target) => target };
-  const folded = segments.map(lowerAscii);
+  const folded = segments.map(foldCase);
 
   // Any spelling: walk the base segments over the target, skipping runs of slashes.
   function stripCarefully(target: string): string | null {
@@ -66,7 +70,7 @@ export function createBasePath(given: unknown, option = 'basePath'): BasePath {
           return null;
         }
       }
-      if (lowerAscii(segment) !== expected) return null;
+      if (foldCase(segment) !== expected) return null;
       at = end;
     }
     return rest(target, at);

@@ -16,14 +16,24 @@ export type SplitPath =
 // `%` not followed by two hex digits: `%zz`, a truncated `%4`.
 const MALFORMED = /%(?![0-9A-Fa-f]{2})/;
 // What no segment may hold, raw or decoded: a backslash (servers that treat it as `/` would see a
-// different path), C0 controls and DEL, and lone UTF-16 surrogates (not encodable as UTF-8).
-const FORBIDDEN = /[\\\x00-\x1f\x7f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+// different path), C0 controls and DEL, lone UTF-16 surrogates (not encodable as UTF-8), and the
+// two characters a case-insensitive router reads as an ASCII letter (ASCII_LOOKALIKE).
+const FORBIDDEN =
+  /[\\\x00-\x1f\x7f\u017f\u212a]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+// The only characters outside ASCII that a router's case folding turns into an ASCII letter:
+// U+212A KELVIN SIGN lower-cases to `k` (find-my-way, so Fastify with `caseSensitive: false`,
+// decodes, then lower-cases the path), and U+017F LONG S matches `s` in a regular expression with
+// the `iu` flags (as does the Kelvin sign `k`). Such a router reads `/repos/o/r/%E2%84%AAeys` as
+// `keys`, one that does not (Express) as a parameter or no route: the engine refuses to guess,
+// as for a percent-encoded letter. (Checked over every code point against `toLowerCase` and
+// `/x/i` and `/x/iu` for each ASCII letter.)
+const ASCII_LOOKALIKE = /[\u017f\u212a]/;
 // A percent-encoded unreserved character (RFC 3986: letters, digits, `-._~`). Routers that decode
 // before matching read `%61ctions` as the static `actions`; routers that do not read a parameter.
 // The engine cannot know which the server behind it does, so it refuses to guess.
 const ENCODED_UNRESERVED = /%(?:[46][1-9A-Fa-f]|[57][0-9Aa]|3[0-9]|2[DdEe]|5[Ff]|7[Ee])/;
 // A plain character class: cheap enough to scan every path once; a hit means a closer look.
-const SUSPECT = /[\\\x00-\x1f\x7f\ud800-\udfff]/;
+const SUSPECT = /[\\\x00-\x1f\x7f\u017f\u212a\ud800-\udfff]/;
 /** A segment fit for a one-line message (see showText). */
 export const showSegment = showText;
 
@@ -37,6 +47,13 @@ function checkDecoded(raw: string, value: string): SplitPath | null {
   if (value.includes('\\')) return bad(`path segment \`${showSegment(raw)}\` contains a backslash`);
   if (/[\x00-\x1f\x7f]/.test(value)) {
     return bad(`path segment \`${showSegment(raw)}\` contains a control character`);
+  }
+  const lookalike = ASCII_LOOKALIKE.exec(value);
+  if (lookalike !== null) {
+    const [name, letter] = lookalike[0] === '\u212a' ? ['U+212A KELVIN SIGN', 'k'] : ['U+017F LONG S', 's'];
+    return bad(
+      `path segment \`${showSegment(raw)}\` contains ${name}, which case-insensitive routers read as the letter \`${letter}\`; send the letter`,
+    );
   }
   return bad(`path segment \`${showSegment(raw)}\` contains a lone surrogate, which is not valid unicode`);
 }

@@ -240,6 +240,12 @@ describe('basePath', () => {
       header: () => undefined,
       remoteAddress: '203.0.113.9',
     });
+    // The characters a router's case folding reads as `k` and `s` (see split-path.ts) spell it too.
+    const tasks = createGate(gateOptions({ basePath: '/tasks', unknownEndpoint: 'pass-through' }));
+    for (const spelling of ['/ta%C5%BF%E2%84%AAs', '/TA\u017fK\u017f'])
+      expect((await tasks.check(facts(`${spelling}${EVENTS}`))).decision?.endpoint, spelling).toBe(
+        'GET /repos/{owner}/{repo}/issues/events',
+      );
     for (const spelling of ['/api/v3', '/API/V3', '//api//v3/', '/%61pi/v%33', '/Api/v3/'])
       expect((await gate.check(facts(`${spelling}${EVENTS}`))).decision?.endpoint, spelling).toBe(
         'GET /repos/{owner}/{repo}/issues/events',

@@ -3,8 +3,8 @@
 // real servers (Express 5 and 4, default and strict/case-sensitive; Fastify 5, default and
 // loose; Hono, default and `strict: false`; node:http; and four of them under `/api`). Requests
 // spell the endpoints' paths as routers may read them (letter case of static segments, a
-// trailing slash, repeated slashes, a percent-encoded letter, a `.git` suffix, the prefix in any
-// of these), anonymously or with a token that holds no permission, with the gate in deny and in
+// trailing slash, repeated slashes, a percent-encoded letter, a character case folding reads as
+// `k` or `s`, a `.git` suffix, the prefix in any of these), anonymously or with a token that holds no permission, with the gate in deny and in
 // pass-through mode. A handler may run only for a request the gate allowed as that very
 // endpoint; and the gate never passes a spelling of a table endpoint on as unknown.
 // The probe gates carry a hostile `skip` that would keep every odd spelling away: it must not.
@@ -33,6 +33,11 @@ interface Spelling {
   readonly letterCase: readonly ('as-listed' | 'upper' | 'capital')[];
   /** The segment (index, cycled) whose first letter is percent-encoded, or null. */
   readonly encodeLetter: number | null;
+  /**
+   * The static segment (index, cycled) whose first `k` or `s` is sent as the character a router's
+   * case folding reads as that letter (U+212A KELVIN SIGN, U+017F LONG S), percent-encoded, or null.
+   */
+  readonly lookalike: number | null;
   /** Before which segments (index, cycled) the slash is doubled; 0 doubles the leading one. */
   readonly doubleSlash: readonly number[];
   readonly trailingSlash: boolean;
@@ -43,6 +48,9 @@ interface Spelling {
 }
 
 const PREFIXES = ['/api', '/API', '/Api', '//api', '/%61pi', '/aPI/'];
+
+const LOOKALIKES: Readonly<Record<string, string>> = { k: '%E2%84%AA', s: '%C5%BF' };
+const lookalikeOf = (text: string) => text.replace(/[ks]/i, (letter) => LOOKALIKES[letter.toLowerCase()]!);
 
 const encodeFirstLetter = (text: string) =>
   text.replace(/[A-Za-z]/, (letter) => `%${letter.charCodeAt(0).toString(16).toUpperCase()}`);
@@ -60,6 +68,11 @@ function spell(route: TableRoute, spelling: Spelling, prefix: string): string {
     return segment.text;
   });
   const count = parts.length;
+  const staticAt = route.segments.flatMap((segment, i) => (segment.kind === 'static' ? [i] : []));
+  if (spelling.lookalike !== null && staticAt.length > 0) {
+    const at = staticAt[spelling.lookalike % staticAt.length]!;
+    parts[at] = lookalikeOf(parts[at]!);
+  }
   if (spelling.encodeLetter !== null && count > 0) {
     const at = spelling.encodeLetter % count;
     parts[at] = encodeFirstLetter(parts[at]!);
@@ -75,6 +88,7 @@ function fixedSpelling(i: number): Spelling {
   const none: Spelling = {
     letterCase: [],
     encodeLetter: null,
+    lookalike: null,
     doubleSlash: [],
     trailingSlash: false,
     gitSuffix: false,
@@ -90,7 +104,7 @@ function fixedSpelling(i: number): Spelling {
     case 3:
       return { ...none, doubleSlash: [0] };
     case 4:
-      return { ...none, encodeLetter: 0 };
+      return i % 12 === 4 ? { ...none, encodeLetter: 0 } : { ...none, lookalike: i, letterCase: ['upper'] };
     default:
       return {
         ...none,
@@ -104,6 +118,7 @@ function fixedSpelling(i: number): Spelling {
 const spellingArbitrary: fc.Arbitrary<Spelling> = fc.record({
   letterCase: fc.array(fc.constantFrom('as-listed', 'upper', 'capital'), { maxLength: 4 }),
   encodeLetter: fc.option(fc.nat(8), { nil: null }),
+  lookalike: fc.option(fc.nat(8), { nil: null }),
   doubleSlash: fc.array(fc.nat(8), { maxLength: 2 }),
   trailingSlash: fc.boolean(),
   gitSuffix: fc.boolean(),
@@ -239,6 +254,15 @@ describe('no spelling of a table endpoint reaches a handler without the gate all
     expect(await reached('/api', '/repos/acme/app/issues/42/events/')).toEqual(
       named(SETUPS.filter((setup) => setup.reads.trailingSlash)),
     );
+    // Fastify with `caseSensitive: false` runs the `keys` route for `%E2%84%AAeys` (U+212A KELVIN
+    // SIGN lower-cases to `k`); the gate refuses that spelling everywhere, so no handler runs.
+    const keys = tableRoute('GET /repos/{owner}/{repo}/keys');
+    for (const server of servers) {
+      const path = `${server.prefix}/repos/acme/app/%E2%84%AAeys`;
+      const { id, status } = await send(server, 'GET', path, 'pass', admin);
+      expect(violation({ server, route: keys, path, mode: 'pass', id })).toBeNull();
+      expect([server.name, status, server.probe.ran.has(id)]).toEqual([server.name, 400, false]);
+    }
     // Fastify by default reads `issues/events/` as `issues/events/{event_id}` with an empty id,
     // the others as `issues/events`: the gate refuses it everywhere, so no handler runs.
     const events = tableRoute('GET /repos/{owner}/{repo}/issues/events');

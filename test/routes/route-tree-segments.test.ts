@@ -115,6 +115,29 @@ describe('matchRoute: static and parameter segments', () => {
     );
   });
 
+  // Found by a new user's trial: Fastify with `caseSensitive: false` decodes, then lower-cases the
+  // path, and U+212A KELVIN SIGN lower-cases to `k`, so `%E2%84%AAeys` ran its `keys` route while
+  // the gate saw no endpoint (passed through, or kept away by \`skip\`). U+017F LONG S matches \`s\`
+  // under a regular expression's \`iu\` flags. Both are refused wherever they stand, encoded or not.
+  it('refuses the two characters a router folds into an ASCII letter, encoded or raw', () => {
+    const cases = [
+      ['/repos/o/r/%E2%84%AAeys', '%E2%84%AAeys', 'U+212A KELVIN SIGN', 'k'],
+      ['/repos/o/r/\u212Aeys', '\u212Aeys', 'U+212A KELVIN SIGN', 'k'],
+      ['/repos/o/r/hoo%E2%84%AA%C5%BF', 'hoo%E2%84%AA%C5%BF', 'U+212A KELVIN SIGN', 'k'],
+      ['/repos/o/r/i%C5%BFsues', 'i%C5%BFsues', 'U+017F LONG S', 's'],
+      ['/users/octo%C5%BF', 'octo%C5%BF', 'U+017F LONG S', 's'],
+    ] as const;
+    for (const [target, segment, name, letter] of cases)
+      expect(match('GET', target), target).toEqual({
+        kind: 'bad_path',
+        message: `path segment \`${segment}\` contains ${name}, which case-insensitive routers read as the letter \`${letter}\`; send the letter`,
+      });
+    // Their neighbours that fold to no ASCII letter stay parameter text (U+0130, U+0131, U+212B).
+    expect(match('GET', '/users/%C4%B0%C4%B1%E2%84%AB')).toEqual(
+      matched('GET', '/users/{username}', { username: '\u0130\u0131\u212b' }),
+    );
+  });
+
   it('settles a contest at the earliest position where the templates differ', () => {
     const contest = compileRoutes([
       { method: 'GET', template: '/{a}/x/y' },
