@@ -85,16 +85,23 @@ function problemsOf(rule: OptionRule, value: unknown, path: string, out: string[
     for (const key of Object.keys(value)) problemsOf(rule.value, value[key], `${path}.${key}`, out);
     return;
   }
-  specProblems(rule.spec, value, `${path}.`, out);
+  specProblems(rule.spec, value, `${path}.`, out, rule.kind === 'members');
 }
 
-function specProblems(spec: OptionSpec, value: Record<string, unknown>, prefix: string, out: string[]): void {
+function specProblems(
+  spec: OptionSpec,
+  value: Record<string, unknown>,
+  prefix: string,
+  out: string[],
+  othersAllowed = false,
+): void {
   const names = Object.keys(spec.fields);
-  for (const key of Object.keys(value))
-    if (!Object.hasOwn(spec.fields, key))
-      out.push(
-        `unknown option \`${prefix}${showText(key)}\`${didYouMean(key, names)}; valid: ${names.join(', ')}`,
-      );
+  if (!othersAllowed)
+    for (const key of Object.keys(value))
+      if (!Object.hasOwn(spec.fields, key))
+        out.push(
+          `unknown option \`${prefix}${showText(key)}\`${didYouMean(key, names)}; valid: ${names.join(', ')}`,
+        );
   for (const name of names) {
     const field = spec.fields[name]!;
     const given = value[name];

@@ -12,6 +12,7 @@
 export type OptionRule =
   | { readonly kind: 'test'; readonly expected: string; readonly test: (value: unknown) => boolean }
   | { readonly kind: 'object'; readonly expected: string; readonly spec: OptionSpec }
+  | { readonly kind: 'members'; readonly expected: string; readonly spec: OptionSpec }
   | { readonly kind: 'record'; readonly expected: string; readonly value: OptionRule };
 
 /** A rule marked required: absence (or `undefined`) is a problem too. */
@@ -128,6 +129,20 @@ export function withMethods(what: string, methods: readonly string[]): OptionRul
     return methods.every((m) => typeof (v as Record<string, unknown>)[m] === 'function');
   });
 }
+
+/**
+ * An object (a store, a client: often a class instance) whose named members each follow their
+ * rule, methods found on its prototype too; other members are its own business. Unlike
+ * `withMethods`, each problem names the member (`store.sync`).
+ * @example
+ * import { bool, func, members, required } from './option-rules.js';
+ * members('a limits store', { sync: required(bool()), apply: required(func()) }).expected; // 'a limits store'
+ */
+export const members = (what: string, fields: OptionSpec['fields']): OptionRule => ({
+  kind: 'members',
+  expected: what,
+  spec: { fields },
+});
 
 /**
  * A nested object of known fields, each checked by its own rule.

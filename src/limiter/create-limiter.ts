@@ -11,7 +11,7 @@ import { rateLimitBody } from '../limits/rate-limit-body.js';
 import type { Verdict } from '../limits/verdict.js';
 import { withWindowModes } from '../limits/with-window-modes.js';
 import { createMemoryStore } from '../stores/memory-store.js';
-import { applyingNow } from './apply-now.js';
+import { applyingNow, promised } from './apply-now.js';
 import type { AdmitRequest, CompleteFacts, IdentitySnapshot, Limiter, LimiterOptions } from './limiter.js';
 import {
   checkCpu,
@@ -152,7 +152,7 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
       hint: hint ?? -1,
       settle,
     };
-    const verdict = store.apply(event, clock(), config);
+    const verdict = promised(store.apply(event, clock(), config));
     return hint === undefined ? verdict : rememberLater(identity, hint, verdict);
   };
 
@@ -221,7 +221,7 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
     if (settled !== undefined) return settled;
     let verdict: Verdict | Promise<Verdict>;
     if (!store.sync) {
-      verdict = store.apply({ kind: 'complete', ticket, status, cpuMs }, clock(), config);
+      verdict = promised(store.apply({ kind: 'complete', ticket, status, cpuMs }, clock(), config));
     } else {
       // As for admissions: a synchronous store is done with the event when apply returns.
       completion.ticket = ticket;
@@ -240,7 +240,8 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
         ? (ticket.settledAnswer() as Verdict | Promise<Verdict> | undefined)
         : undefined;
     if (settled !== undefined) return settled;
-    const verdict = store.apply({ kind: 'release', ticket, cpuMs: charge }, clock(), config);
+    const answer = store.apply({ kind: 'release', ticket, cpuMs: charge }, clock(), config);
+    const verdict = store.sync ? answer : promised(answer);
     if (ticket instanceof AdmissionTicket) ticket.settle(verdict);
     return verdict;
   };

@@ -1,6 +1,6 @@
 /** What `createLimiter` accepts: one line per option. */
 import { defineOptions } from '../core/check-options.js';
-import { func, withMethods } from '../core/option-rules.js';
+import { func, members, oneOf, required } from '../core/option-rules.js';
 import { IPV6_PREFIX, LIMITS_CONFIG_RULE } from './limits-config-spec.js';
 
 /**
@@ -12,7 +12,19 @@ import { IPV6_PREFIX, LIMITS_CONFIG_RULE } from './limits-config-spec.js';
  */
 export const LIMITER_OPTIONS = defineOptions('createLimiter', {
   fields: {
-    store: withMethods('a limits store', ['apply', 'read']),
+    // Each member named in its own line: a store written by hand misses one (sync, most often).
+    store: members('a limits store (SyncLimitsStore or AsyncLimitsStore)', {
+      sync: required({
+        kind: 'test',
+        expected: 'true (`apply` returns a Verdict) or false (`apply` returns a Promise)',
+        test: (v) => typeof v === 'boolean',
+      }),
+      apply: required(func()),
+      read: required(func()),
+      reset: func(),
+      close: func(),
+      settlesAdmissions: oneOf([true, false]),
+    }),
     clock: func(),
     config: LIMITS_CONFIG_RULE,
     // Each rule and mode is checked where the modes are applied, naming the valid ones.

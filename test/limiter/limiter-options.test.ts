@@ -27,8 +27,30 @@ describe('createLimiter options', () => {
       'createLimiter: `windowModes` must be an object of rule to mode, got `"strict"`',
     ],
     [
-      { store: {} },
-      'createLimiter: `store` must be a limits store (an object with apply(), read()), got an object',
+      { store: 'memory' },
+      'createLimiter: `store` must be a limits store (SyncLimitsStore or AsyncLimitsStore), got `"memory"`',
+    ],
+    // Found by a new user's trial: each of these passed, then failed on the first request.
+    [
+      { store: { apply() {}, read() {} } },
+      'createLimiter: `store.sync` is required: give true (`apply` returns a Verdict) or false (`apply` returns a Promise)',
+    ],
+    [
+      { store: { sync: 'yes', apply() {}, read() {} } },
+      'createLimiter: `store.sync` must be true (`apply` returns a Verdict) or false (`apply` returns a Promise), got `"yes"`',
+    ],
+    [{ store: { sync: true, read() {} } }, 'createLimiter: `store.apply` is required: give a function'],
+    [
+      { store: { sync: true, apply() {}, read() {}, close: 1 } },
+      'createLimiter: `store.close` must be a function, got `1`',
+    ],
+    [
+      { store: { sync: true, apply() {}, read() {}, reset: 'x' } },
+      'createLimiter: `store.reset` must be a function, got `"x"`',
+    ],
+    [
+      { store: { sync: false, apply() {}, read() {}, settlesAdmissions: 'y' } },
+      'createLimiter: `store.settlesAdmissions` must be one of true, false, got `"y"`',
     ],
     [{ clock: Date.now() }, expect.stringMatching(/^createLimiter: `clock` must be a function, got `\d+`$/)],
     [{ ipv6Prefix: 129 }, 'createLimiter: `ipv6Prefix` must be an integer from 1 to 128, got `129`'],
@@ -38,6 +60,27 @@ describe('createLimiter options', () => {
     expect(error.code).toBe('TOLLGATE_INVALID_OPTION');
     expect(error.message).toEqual(message);
     expect(error.details).toEqual([message]);
+  });
+
+  it('names every member a store lacks, each on a line of its own', () => {
+    const error = thrown(() => createLimiter({ store: {} } as unknown as LimiterOptions<never>));
+    expect(error.code).toBe('TOLLGATE_INVALID_OPTION');
+    const sync =
+      'createLimiter: `store.sync` is required: give true (`apply` returns a Verdict) or false (`apply` returns a Promise)';
+    expect(error.message).toBe(`${sync} (and 2 more: see details)`);
+    expect(error.details).toEqual([
+      sync,
+      'createLimiter: `store.apply` is required: give a function',
+      'createLimiter: `store.read` is required: give a function',
+    ]);
+    // A class instance's methods live on its prototype; its other members are its own business.
+    class Store {
+      readonly sync = true;
+      readonly note = 'mine';
+      apply() {}
+      read() {}
+    }
+    expect(() => createLimiter({ store: new Store() } as unknown as LimiterOptions<never>)).not.toThrow();
   });
 
   it('takes a config window mode of sliding or bucket, reads 0.1 strict as sliding, and refuses any other naming the choices', () => {

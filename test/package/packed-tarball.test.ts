@@ -133,7 +133,13 @@ describe('the packed tarball', () => {
     expect(all.length).toBeGreaterThanOrEqual(3);
     const blocks = all.filter((block) => block.runnable).map((block) => block.code);
     expect(blocks.length).toBeGreaterThanOrEqual(2);
-    writeReadmeProject(consumer, all, blocks);
+    // The README's custom store, as the package ships it, type-checks there too.
+    const customStore = join(consumer, 'node_modules', 'tollgate', 'examples', 'custom-store.ts');
+    writeReadmeProject(
+      consumer,
+      [...all, { code: readFileSync(customStore, 'utf8'), runnable: false }],
+      blocks,
+    );
     const compiled = run(process.execPath, [tsc, '-p', '.']);
     expect(compiled.stdout + compiled.stderr).toBe('');
     blocks.forEach((_, i) => {
