@@ -38,5 +38,6 @@ export { type LimitedResponse, type RetryDelayOptions, retryDelay } from './limi
 export { stateExpiresAt } from './limits/state-expiry.js';
 export { step } from './limits/step.js';
 export { createTicketLedger, type TicketLedger } from './limits/ticket-ledger.js';
+export { unavailableVerdict } from './limits/unavailable-verdict.js';
 export type { LimitBody, LimitReason, StepResult, Verdict } from './limits/verdict.js';
 export type { WindowedRule } from './limits/windowed-rules.js';

@@ -4,10 +4,10 @@ import { allowedVerdict } from '../limits/answers.js';
 import type { IdentityState } from '../limits/identity-state.js';
 import { AdmissionTicket, type LimitEvent, type Ticket } from '../limits/limit-event.js';
 import type { LimitsConfig } from '../limits/limits-config.js';
+import { unavailableVerdict } from '../limits/unavailable-verdict.js';
 import type { Verdict } from '../limits/verdict.js';
 import { createMemoryStore } from './memory-store.js';
 import { type CallInFlight, type CallWatch, createCallWatch } from './redis-call-watch.js';
-import { unavailableVerdict } from './unavailable-verdict.js';
 
 /** What the policy needs of the client: its connection state and, when it has them, its events. */
 export interface ConnectionLike {

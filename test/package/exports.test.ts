@@ -118,6 +118,7 @@ const PINNED_EXPORTS: Record<string, string[]> = {
     'retryDelay',
     'stateExpiresAt',
     'step',
+    'unavailableVerdict',
   ],
   'tollgate/check': [
     'WORKFLOW_KEYS',

@@ -1,12 +1,14 @@
 /** The refusal of a store that cannot decide, in the `fail-closed` mode: 503, said plainly. */
-import type { LimitsConfig } from '../limits/limits-config.js';
-import type { Verdict } from '../limits/verdict.js';
+import type { LimitsConfig } from './limits-config.js';
+import type { Verdict } from './verdict.js';
 
 /**
  * A 503 verdict with `retry-after: 1`, no ticket, `degraded: 'fail-closed'`: nothing was charged.
+ * The Redis store answers it when Redis cannot decide and `onFailure` is `fail-closed`; a store of
+ * your own answers it for an admission it cannot decide (its database down), and the gate answers
+ * the request 503 with the same body, where a thrown error would be a 500.
  * @example
- * import { defaultLimits } from 'tollgate/limits';
- * import { unavailableVerdict } from './unavailable-verdict.js';
+ * import { defaultLimits, unavailableVerdict } from 'tollgate/limits';
  * unavailableVerdict('core', 5000, defaultLimits()).status; // 503
  */
 export function unavailableVerdict(
