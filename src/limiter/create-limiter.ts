@@ -5,7 +5,7 @@ import { defaultLimits } from '../limits/default-limits.js';
 import { identityOf, type LimitsIdentity } from '../limits/identity.js';
 import type { IdentityState } from '../limits/identity-state.js';
 import { AdmissionTicket, type AdmitEvent, type CompleteEvent, type Ticket } from '../limits/limit-event.js';
-import type { LimitsStore, SyncLimitsStore } from '../limits/limits-store.js';
+import type { AsyncLimitsStore, LimitsStore, SyncLimitsStore } from '../limits/limits-store.js';
 import { pointCost } from '../limits/point-cost.js';
 import { rateLimitBody } from '../limits/rate-limit-body.js';
 import type { Verdict } from '../limits/verdict.js';
@@ -69,6 +69,11 @@ export function takesCallForms(limiter: object): boolean {
  * const verdict = limiter.admit({ identity, method: 'GET' });
  * if (verdict.ticket) limiter.complete(verdict.ticket, { status: 200, cpuMs: 3 });
  */
+export function createLimiter(options?: LimiterOptions<SyncLimitsStore>): Limiter<SyncLimitsStore>;
+// An asynchronous store written inline (`{ sync: false, apply: async (event) => ... }`): its methods'
+// parameters are typed by this overload, where one generic signature inferred the default.
+export function createLimiter(options: LimiterOptions<AsyncLimitsStore>): Limiter<AsyncLimitsStore>;
+export function createLimiter<S extends LimitsStore>(options: LimiterOptions<S>): Limiter<S>;
 export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
   options: LimiterOptions<S> = {},
 ): Limiter<S> {

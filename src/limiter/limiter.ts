@@ -1,6 +1,7 @@
 /** The limiter's vocabulary: requests, completions, options, and the Limiter itself. */
 
 import type { LimitCharge, LimitsResource } from '../core/limit-charge.js';
+import type { Token } from '../core/token.js';
 import type { LimitsCaller, LimitsIdentity } from '../limits/identity.js';
 import type { IdentityState } from '../limits/identity-state.js';
 import type { Ticket } from '../limits/limit-event.js';
@@ -126,8 +127,8 @@ export interface IdentitySnapshot {
 export interface Limiter<S extends LimitsStore> {
   readonly config: LimitsConfig;
   readonly store: S;
-  /** The identity and limits of a token. */
-  identify(token: LimitsCaller): LimitsIdentity;
+  /** The identity and limits of a token: a whole Token, or only its kind and identity facts. */
+  identify(token: LimitsCaller | Token): LimitsIdentity;
   /** Checks every rule of the request; charges all of them or, when denied, none. */
   admit(request: AdmitRequest): StoreResult<S, Verdict>;
   /**
