@@ -9,7 +9,7 @@ import type { AsyncLimitsStore } from '../limits/limits-store.js';
 import type { Verdict } from '../limits/verdict.js';
 import { OutstandingTickets } from './outstanding-tickets.js';
 import { createLimitsCaller } from './redis-caller.js';
-import { createFailurePolicy } from './redis-failure-policy.js';
+import { createNodePolicies } from './redis-node-policies.js';
 import {
   admitArgs,
   admitVerdict,
@@ -62,7 +62,6 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   checkOptions(REDIS_STORE_OPTIONS, options);
   const settings = checkRedisStoreOptions(options);
   const { client, prefix, timeoutMs } = settings;
-  const policy = createFailurePolicy(client, settings);
   const serverClock = createServerClock(client);
   const caller = createLimitsCaller(client);
   // The calls of one send go as one batch call (one FCALL, one TIME for them all).
@@ -85,6 +84,8 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
 
   // `:v2`: the second stored format (one value per identity); keys of the first are left alone.
   const keysOf = (key: string): readonly [string] => [`${prefix}{${key}}:v2`];
+  // One failure policy per Cluster master (one in all for a plain client): see redis-node-policies.ts.
+  const policies = createNodePolicies(client, settings, (key) => keysOf(key)[0]);
   function tracked<T>(promise: Promise<T>): Promise<T> {
     inFlight.add(promise);
     const done = () => inFlight.delete(promise);
@@ -129,6 +130,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   /** The admission's answer: sent at once when Redis is open and the server's clock known, else when it can be. */
   function admission(event: AdmitEvent, clock: number | undefined, config: LimitsConfig) {
     const late = (answer: ScriptAnswer) => releaseLate(answer, event, clock, config);
+    const policy = policies.of(event.key);
     const offset = serverClock.known();
     if (offset !== null && policy.open())
       return policy.watchStart(
@@ -161,9 +163,8 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     if (closed)
       throw new TollgateError('TOLLGATE_STORE_UNAVAILABLE', 'redis store: closed (`close()` was called)');
     const answer = await admission(event, clockArg(now), config);
-    if (answer === null) return policy.decide(event, now, config);
-    // Redis answered, but past the deadline (it charged nothing): this event fails alone.
-    if (answer[0] === EXPIRED) return policy.decide(event, now, config);
+    if (answer === null || answer[0] === EXPIRED) return policies.of(event.key).decide(event, now, config);
+    // (EXPIRED: Redis answered, but past the deadline, and charged nothing: this event fails alone.)
     if (unsettled.length > 0) replayUnsettled(config);
     const verdict = admitVerdict(answer, event, config);
     if (verdict.ticket !== null && event.settle === undefined) {
@@ -174,7 +175,9 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   }
 
   async function settle(event: Exclude<LimitEvent, { kind: 'admit' }>, now: number, config: LimitsConfig) {
-    if (policy.ownsTicket(event.ticket)) return policy.decide(event, now, config);
+    const owner = policies.owning(event.ticket);
+    if (owner !== undefined) return owner.decide(event, now, config);
+    const policy = policies.of(event.ticket.key);
     // After close every ticket was released already: nothing is left to settle.
     if (!outstanding.delete(event.ticket) && closed) return settleVerdict([0, 0, 0], event.ticket, config);
     const args = settleArgs(event, clockArg(now));
@@ -198,13 +201,14 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     async read(key: string): Promise<IdentityState | undefined> {
       // The logs' numbers are read as the script that wrote them counts them (its config).
       const config = lastConfig ?? defaultLimits();
+      const policy = policies.of(key);
       const read = await policy.guard(() =>
         tracked(readRedisState(client, keysOf(key), config)).then((state) => ({ state })),
       );
       return read === null ? policy.read(key) : read.state;
     },
     async reset(key: string): Promise<void> {
-      policy.reset(key);
+      policies.of(key).reset(key);
       try {
         // The script keeps the identity's ticket counter; with no script loaded yet, no ticket
         // of this instance can be in flight, and the key just goes.
@@ -229,10 +233,12 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       if (config !== undefined) {
         for (const ticket of outstanding.takeAll())
           unsettled.push([ticket.key, settleArgs({ kind: 'release', ticket, cpuMs: 0 }, lastClock)]);
-        const replays = unsettled.splice(0).map(([key, args]) => policy.guard(() => send(config, key, args)));
+        const replays = unsettled
+          .splice(0)
+          .map(([key, args]) => policies.of(key).guard(() => send(config, key, args)));
         await Promise.all(replays);
       }
-      await policy.idle();
+      await policies.idle();
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },
   };

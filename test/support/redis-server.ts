@@ -74,7 +74,8 @@ export async function startRedis(extra: string[] = [], port?: number): Promise<R
     url: `redis://127.0.0.1:${chosen}`,
     stop: () =>
       new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        // Killed by a signal, a child keeps exitCode null: a second stop must not wait for 'exit'.
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGKILL');
       }),
@@ -82,7 +83,10 @@ export async function startRedis(extra: string[] = [], port?: number): Promise<R
 }
 
 /** Three masters on free ports, joined into one Cluster by `redis-cli --cluster create`. */
-export async function startCluster(dir: string): Promise<{ ports: number[]; stop(): Promise<void> }> {
+export async function startCluster(
+  dir: string,
+  extra: readonly string[] = [],
+): Promise<{ ports: number[]; nodes: readonly RunningRedis[]; stop(): Promise<void> }> {
   const nodes: RunningRedis[] = [];
   try {
     for (let i = 0; i < 3; i++) {
@@ -98,6 +102,7 @@ export async function startCluster(dir: string): Promise<{ ports: number[]; stop
             dir,
             '--cluster-node-timeout',
             '2000',
+            ...extra,
           ],
           port,
         ),
@@ -129,6 +134,7 @@ export async function startCluster(dir: string): Promise<{ ports: number[]; stop
   }
   return {
     ports: nodes.map((node) => node.port),
+    nodes,
     stop: async () => {
       await Promise.all(nodes.map((node) => node.stop()));
     },
