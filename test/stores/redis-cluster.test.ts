@@ -10,24 +10,30 @@ import { createRedisStore } from '../../src/stores/redis-store.js';
 import { admitEvent, config, T0 } from '../limits/support.js';
 import { requireRedis, runRedisTests, startCluster } from '../support/redis-server.js';
 
-describe.runIf(runRedisTests)('the Redis store on a Redis Cluster', () => {
-  let cluster: Awaited<ReturnType<typeof startCluster>> | undefined;
-  let client: Cluster;
+/** A three-master cluster for the describe block it is called in (started before, stopped after), and a client of it. */
+function clusterForBlock(extra: readonly string[] = []) {
+  const running: { cluster?: Awaited<ReturnType<typeof startCluster>>; client?: Cluster } = {};
   const dir = mkdtempSync(join(tmpdir(), 'tollgate-cluster-'));
   beforeAll(async () => {
     requireRedis();
-    cluster = await startCluster(dir);
-    client = new Cluster(cluster.ports.map((port) => ({ host: '127.0.0.1', port })));
+    running.cluster = await startCluster(dir, extra);
+    const client = new Cluster(running.cluster.ports.map((port) => ({ host: '127.0.0.1', port })));
+    running.client = client;
     await new Promise<void>((resolve) => client.once('ready', () => resolve()));
   }, 60_000);
   afterAll(async () => {
-    client?.disconnect();
-    await cluster?.stop();
+    running.client?.disconnect();
+    await running.cluster?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
+  return running as Required<typeof running>;
+}
+
+describe.runIf(runRedisTests)('the Redis store on a Redis Cluster', () => {
+  const running = clusterForBlock();
 
   it('decides identities spread over every master, each in one atomic script', async () => {
-    const store = createRedisStore({ client, useCallerClock: true, timeoutMs: 2_000 });
+    const store = createRedisStore({ client: running.client, useCallerClock: true, timeoutMs: 2_000 });
     const keys = Array.from({ length: 30 }, (_, i) => `user:cluster${i}`);
     for (const key of keys) {
       for (let i = 0; i < 3; i++)
@@ -37,7 +43,7 @@ describe.runIf(runRedisTests)('the Redis store on a Redis Cluster', () => {
       expect((await store.read(key))?.coreUsed).toBe(3);
     }
     // The identities landed on every master: the hash tag keeps each one's keys together, not all in one place.
-    const masters = client.nodes('master');
+    const masters = running.client.nodes('master');
     const counts = await Promise.all(masters.map((node) => node.dbsize()));
     expect(counts.filter((count) => count > 0)).toHaveLength(3);
   });
@@ -48,21 +54,8 @@ describe.runIf(runRedisTests)('the Redis store on a Redis Cluster', () => {
 // and never fails it fast), and about 90% of the healthy identities' admissions were answered by
 // `onFailure` for as long as the node stayed down.
 describe.runIf(runRedisTests)('the Redis store on a Redis Cluster with one master down', () => {
-  let cluster: Awaited<ReturnType<typeof startCluster>> | undefined;
-  let client: Cluster;
-  const dir = mkdtempSync(join(tmpdir(), 'tollgate-cluster-down-'));
-  beforeAll(async () => {
-    requireRedis();
-    // The healthy masters keep serving their slots however long the dead one stays down.
-    cluster = await startCluster(dir, ['--cluster-require-full-coverage', 'no']);
-    client = new Cluster(cluster.ports.map((port) => ({ host: '127.0.0.1', port })));
-    await new Promise<void>((resolve) => client.once('ready', () => resolve()));
-  }, 60_000);
-  afterAll(async () => {
-    client?.disconnect();
-    await cluster?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  // The healthy masters keep serving their slots however long the dead one stays down.
+  const running = clusterForBlock(['--cluster-require-full-coverage', 'no']);
 
   it('computes the slot of a key as the cluster does', async () => {
     const keys = [
@@ -74,18 +67,18 @@ describe.runIf(runRedisTests)('the Redis store on a Redis Cluster with one maste
       'user:ğ',
       ...Array.from({ length: 50 }, (_, i) => `k${i * 7919}`),
     ];
-    for (const key of keys) expect(keySlot(key), key).toBe(await client.cluster('KEYSLOT', key));
+    for (const key of keys) expect(keySlot(key), key).toBe(await running.client.cluster('KEYSLOT', key));
   });
 
   it("keeps deciding the identities of the healthy masters by Redis, and only the dead one's by the mode", async () => {
     const store = createRedisStore({
-      client,
+      client: running.client,
       useCallerClock: true,
       timeoutMs: 50,
       retryAfterFailureMs: 1_000,
     });
     const users = Array.from({ length: 60 }, (_, i) => `user:down${i}`);
-    const nodeOf = (user: string) => client.slots[keySlot(store.keysOf(user)[0])]![0]!;
+    const nodeOf = (user: string) => running.client.slots[keySlot(store.keysOf(user)[0])]![0]!;
     for (const user of users)
       expect((await store.apply(admitEvent({ key: user }), T0, config)).degraded).toBeUndefined();
     const dead = nodeOf(users[0]!);
@@ -93,7 +86,8 @@ describe.runIf(runRedisTests)('the Redis store on a Redis Cluster with one maste
     const healthy = users.filter((user) => nodeOf(user) !== dead);
     expect(onDead.length).toBeGreaterThan(0);
     expect(healthy.length).toBeGreaterThan(0);
-    await cluster!.nodes[cluster!.ports.indexOf(Number(dead.split(':')[1]))]!.stop();
+    const { nodes, ports } = running.cluster;
+    await nodes[ports.indexOf(Number(dead.split(':')[1]))]!.stop();
     const decided = { healthy: [0, 0], dead: [0, 0] };
     for (let round = 0; round < 12; round++) {
       const verdicts = await Promise.all(
