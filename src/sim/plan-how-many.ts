@@ -1,7 +1,8 @@
 /**
- * "How many users or installations do I need to finish W requests within T?": the least pool whose
- * members, each planned refusal-free, finish in time. The rules' arithmetic finds the candidate;
- * runs of the candidate (finishes) and of one fewer (does not) confirm it.
+ * "How many users or installations do I need to finish W requests within T?": the least pool
+ * whose members, each following its soonest refusal-free plan (the steady pace, or the windowed
+ * plan where the report offers one), finish in time. The rules' arithmetic finds the candidate;
+ * runs confirm it: the answer is a count whose run finishes in time and whose one fewer does not.
  */
 import { identityOf } from '../limits/identity.js';
 import type { LimitsConfig } from '../limits/limits-config.js';
@@ -10,14 +11,13 @@ import { expandScenario } from './expand-scenario.js';
 import { planGroup, planMember } from './plan-identity.js';
 import { planScenario, type RunScenario } from './plan-scenario.js';
 import { ceilingsOf } from './plan-units.js';
+import { windowedFinish, windowedPlans } from './plan-windowed.js';
 import type { HowMany } from './planner-types.js';
 import { type Pool, poolSize, USER_KINDS } from './pool.js';
 import type { CallerSpec, Scenario } from './scenario.js';
 
 /** Pools of at most this many members are searched. */
 export const MOST_MEMBERS = 1000;
-/** Confirming runs at most, on either side of the arithmetic's answer. */
-const MOST_STEPS = 6;
 
 function pooled(spec: CallerSpec, size: number): CallerSpec {
   const pool: Pool =
@@ -32,7 +32,7 @@ function pooled(spec: CallerSpec, size: number): CallerSpec {
   return { ...spec, pool };
 }
 
-/** The arithmetic finish of `size` members (the slowest identity), each planned alone. */
+/** The arithmetic finish of `size` members (the slowest identity), each planned alone, steady or windowed. */
 function arithmeticFinish(
   scenario: Scenario,
   spec: CallerSpec,
@@ -46,26 +46,61 @@ function arithmeticFinish(
     const key = identityOf(one.token, config).key;
     groups.set(key, [...(groups.get(key) ?? []), one]);
   }
+  const concurrency = config.secondary.concurrency.limit;
   let finish = 0;
-  for (const members of groups.values()) {
-    const ceilings = ceilingsOf(members[0]!.token, config);
-    const plan = planGroup(
-      members.map((m) => planMember(m, ceilings, tables, config)),
-      ceilings,
-      config.secondary.concurrency.limit,
-    );
-    finish = Math.max(finish, plan.finish ?? 0);
+  for (const callers of groups.values()) {
+    const ceilings = ceilingsOf(callers[0]!.token, config);
+    const members = callers.map((m) => planMember(m, ceilings, tables, config));
+    const plan = planGroup(members, ceilings, concurrency);
+    const steady = plan.finish ?? Number.POSITIVE_INFINITY;
+    const windowed = windowedFinish({ ceilings, members, plan }, concurrency) ?? Number.POSITIVE_INFINITY;
+    finish = Math.max(finish, Math.min(steady, windowed));
   }
   return finish;
 }
 
+/** A pool as run: when its slowest member's soonest refusal-free plan finished, and which plan that was. */
+interface PoolFinish {
+  readonly finish: number | null;
+  readonly plan: 'steady' | 'windowed';
+}
+
+/**
+ * Plans a pool of `size` as `--recommend` does (the steady plan checked by runs, then the windowed
+ * plans run), each member following whichever of its refusal-free plans is done sooner.
+ */
+function runPool(
+  scenario: Scenario,
+  spec: CallerSpec,
+  size: number,
+  tables: PolicyTables,
+  config: LimitsConfig,
+  run: RunScenario,
+): PoolFinish {
+  const { scenario: expanded } = expandScenario({ ...scenario, callers: [pooled(spec, size)] });
+  const plan = planScenario(expanded, tables, config, run);
+  const windowed = windowedPlans(expanded, plan, config, (one) => run(one, () => {}));
+  let finish: number | null = 0;
+  let used: PoolFinish['plan'] = 'steady';
+  expanded.callers.forEach((_, i) => {
+    const identity = plan.identities.find((p) => p.callers.includes(i))!;
+    const steady = plan.check.callers[i]!.workDoneAt;
+    const sooner = windowed.get(identity.identity)?.get(i)?.workDoneAt;
+    const best = sooner !== undefined && (steady === null || sooner < steady) ? sooner : steady;
+    if (best !== steady) used = 'windowed';
+    finish = finish === null || best === null ? null : Math.max(finish, best);
+  });
+  // From the caller's own start: "within T" counts from when the job begins.
+  return { finish: finish === null ? null : finish - (spec.schedule?.start ?? 0), plan: used };
+}
+
 /**
  * For caller `spec` of `scenario` (a user or installation token with `work`): the least number of
- * users or installations that finishes its work within `withinSeconds`, planned and run. Null for
- * a caller without work or of another kind.
+ * users or installations that finishes its work within `withinSeconds`, planned and run, one fewer
+ * run too. Null for a caller without work or of another kind.
  * @example
  * // howMany(scenario, spec, 3600, tables, limits, run)
- * // -> { unit: 'installations', work: 20000, withinSeconds: 3600, count: 3, workDoneAt: 3390, fewerWorkDoneAt: 5143, searchedUpTo: 1000 }
+ * // -> { unit: 'installations', work: 20000, withinSeconds: 3600, count: 3, plan: 'steady', workDoneAt: 3390, fewerWorkDoneAt: 5143, searchedUpTo: 1000 }
  */
 export function howMany(
   scenario: Scenario,
@@ -83,44 +118,74 @@ export function howMany(
   const most = Math.max(1, Math.min(MOST_MEMBERS, Math.floor(work / tokens)));
   const fits = (size: number) => arithmeticFinish(scenario, spec, size, tables, config) <= withinSeconds;
   // Doubling, then halving the gap: the finish falls as members are added.
-  let high = 1;
-  while (high < most && !fits(high)) high = Math.min(most, high * 2);
-  let low = Math.floor(high / 2);
-  while (high - low > 1) {
-    const middle = Math.floor((low + high) / 2);
-    if (fits(middle)) high = middle;
-    else low = middle;
+  let candidate = 1;
+  while (candidate < most && !fits(candidate)) candidate = Math.min(most, candidate * 2);
+  let below = Math.floor(candidate / 2);
+  while (candidate - below > 1) {
+    const middle = Math.floor((below + candidate) / 2);
+    if (fits(middle)) candidate = middle;
+    else below = middle;
   }
-  const finishOf = (size: number): number | null => {
-    if (size < 1) return null;
-    const { scenario: expanded } = expandScenario({ ...scenario, callers: [pooled(spec, size)] });
-    const { check } = planScenario(expanded, tables, config, run);
-    const done = check.callers.map((c) => c.workDoneAt);
-    // From the caller's own start: "within T" counts from when the job begins.
-    return done.some((d) => d === null)
-      ? null
-      : Math.max(...(done as number[])) - (spec.schedule?.start ?? 0);
+  // The runs have the last word: the arithmetic's margins can put it a member or more off.
+  const runs = new Map<number, PoolFinish>();
+  const ran = (size: number): PoolFinish => {
+    const known = runs.get(size);
+    if (known !== undefined) return known;
+    const done = runPool(scenario, spec, size, tables, config, run);
+    runs.set(size, done);
+    return done;
   };
-  const inTime = (finish: number | null) => finish !== null && finish <= withinSeconds;
-  let count = high;
-  let finish = finishOf(count);
-  // The runs have the last word: the arithmetic's margins can put it one or two members off.
-  for (let step = 0; step < MOST_STEPS && !inTime(finish) && count < most; step++) finish = finishOf(++count);
-  if (!inTime(finish))
+  const inTime = (size: number) => {
+    const finish = ran(size).finish;
+    return finish !== null && finish <= withinSeconds;
+  };
+  // INVARIANT: `late` (0: no pool) does not finish in time when run, `enough` (once found) does.
+  // Steps double away from the candidate, then the gap is halved: at most about 2·log2(most) sizes.
+  let late = 0;
+  let enough: number | null = null;
+  if (inTime(candidate)) {
+    enough = candidate;
+    for (let step = 1; enough - late > 1; step *= 2) {
+      const size = Math.max(late + 1, enough - step);
+      if (!inTime(size)) {
+        late = size;
+        break;
+      }
+      enough = size;
+    }
+  } else {
+    late = candidate;
+    for (let step = 1; late < most && enough === null; step *= 2) {
+      const size = Math.min(most, late + step);
+      if (inTime(size)) enough = size;
+      else late = size;
+    }
+  }
+  if (enough === null)
     return {
       unit,
       work,
       withinSeconds,
       count: null,
+      plan: null,
       workDoneAt: null,
       fewerWorkDoneAt: null,
       searchedUpTo: most,
     };
-  let fewer = finishOf(count - 1);
-  for (let step = 0; step < MOST_STEPS && count > 1 && inTime(fewer); step++) {
-    count--;
-    finish = fewer;
-    fewer = finishOf(count - 1);
+  while (enough - late > 1) {
+    const middle = Math.floor((late + enough) / 2);
+    if (inTime(middle)) enough = middle;
+    else late = middle;
   }
-  return { unit, work, withinSeconds, count, workDoneAt: finish, fewerWorkDoneAt: fewer, searchedUpTo: most };
+  const chosen = ran(enough);
+  return {
+    unit,
+    work,
+    withinSeconds,
+    count: enough,
+    plan: chosen.plan,
+    workDoneAt: chosen.finish,
+    fewerWorkDoneAt: late === 0 ? null : ran(late).finish,
+    searchedUpTo: most,
+  };
 }

@@ -20,7 +20,7 @@ function howManyLine(advice: PlannerAdvice): string | null {
     answer.count === 1
       ? ''
       : `; ${number(answer.count - 1)} ${answer.count - 1 === 1 ? one : answer.unit} ${answer.fewerWorkDoneAt === null ? 'do not finish in the run' : `take ${number(answer.fewerWorkDoneAt)} s, too long`}`;
-  return `  how many: ${answer.count} ${answer.count === 1 ? one : answer.unit} finish ${goal} (in ${number(answer.workDoneAt!)} s from its start, refusal-free)${fewer}`;
+  return `  how many: ${answer.count} ${answer.count === 1 ? one : answer.unit} finish ${goal} (in ${number(answer.workDoneAt!)} s from its start, refusal-free${answer.plan === 'windowed' ? ', windowed plan' : ''})${fewer}`;
 }
 
 /**

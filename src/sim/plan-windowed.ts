@@ -17,9 +17,12 @@ const LONG_WINDOW_SECONDS = 600;
 const PAST_RESET_SECONDS = 1;
 const SLIDING_SLACK_SECONDS = 60;
 
+/** What the windowed arithmetic reads of an identity: its ceilings, members and steady plan. */
+type WindowedGroup = Pick<PlannedIdentity, 'ceilings' | 'members' | 'plan'>;
+
 /** One identity's windowed plan, by the arithmetic. */
-interface GroupWindows {
-  readonly identity: PlannedIdentity;
+interface GroupWindows<G extends WindowedGroup = PlannedIdentity> {
+  readonly identity: G;
   readonly ceiling: Ceiling;
   readonly windows: number;
   /** Per member: requests per window (the last window takes what is left). */
@@ -28,7 +31,11 @@ interface GroupWindows {
   readonly gap: number;
 }
 
-function windowsFor(identity: PlannedIdentity, concurrency: number, scale: number): GroupWindows | null {
+function windowsFor<G extends WindowedGroup>(
+  identity: G,
+  concurrency: number,
+  scale: number,
+): GroupWindows<G> | null {
   const binding = identity.plan.binding;
   if (binding?.kind !== 'ceiling' || binding.ceiling.windowSeconds < LONG_WINDOW_SECONDS) return null;
   const members = identity.members;
@@ -62,6 +69,20 @@ function windowsFor(identity: PlannedIdentity, concurrency: number, scale: numbe
     ceiling.windowSeconds + (ceiling.rule === 'primary' ? PAST_RESET_SECONDS : SLIDING_SLACK_SECONDS);
   if (inner.finish === null || inner.finish >= gap) return null;
   return { identity, ceiling, windows, perWindow, inner, gap };
+}
+
+/**
+ * When the windowed plan of an identity would finish, by the arithmetic alone (no run): the last
+ * window opens `windows − 1` gaps after the first and takes as long as one window's share. Null
+ * when no long window binds or the plan would not beat the steady one.
+ * @example
+ * // 1,000 issue creations, content per hour (500) binding: 2 windows, the second 3,660 s after
+ * // the first, each 500 at 80 a minute (about 375 s):
+ * // windowedFinish({ ceilings, members, plan }, 100) -> 4035
+ */
+export function windowedFinish(identity: WindowedGroup, concurrency: number): number | null {
+  const group = windowsFor(identity, concurrency, 1);
+  return group === null ? null : (group.windows - 1) * group.gap + group.inner.finish!;
 }
 
 /** The runs of member `m` under a windowed plan: one caller per window, `name~1`, `name~2`, ... */

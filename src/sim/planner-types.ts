@@ -37,8 +37,9 @@ export interface PoliteComparison {
 
 /**
  * "How many users or installations do I need to finish `work` requests within `withinSeconds`":
- * the least pool whose members, each planned refusal-free, finish in time, checked by running
- * `count` (finishes) and `count − 1` (does not).
+ * the least pool whose members, each following its soonest refusal-free plan (steady, or windowed
+ * where the report offers one), finish in time, checked by running `count` (finishes) and
+ * `count − 1` (does not).
  */
 export interface HowMany {
   readonly unit: 'users' | 'installations';
@@ -46,6 +47,8 @@ export interface HowMany {
   readonly withinSeconds: number;
   /** Null when no pool of at most `searchedUpTo` finishes in time. */
   readonly count: number | null;
+  /** The plan `count` members follow: the steady pace, or the windowed plan; null with no count. */
+  readonly plan: 'steady' | 'windowed' | null;
   /** When `count` members finish, as run, in seconds from the caller's start (its schedule's `start`). */
   readonly workDoneAt: number | null;
   /** When `count − 1` members finish, as run, from the caller's start (null: not in the run, or `count` is 1). */

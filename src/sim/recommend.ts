@@ -25,8 +25,8 @@ import { simulate } from './simulate.js';
  */
 export type Recommendation = Pick<PlannerAdvice, 'rate' | 'workers' | 'workDoneAt'>;
 
-/** Runs a how-many answer takes, about: two plans of two runs, and a step or two. */
-const PER_ANSWER = 6;
+/** Runs a how-many answer takes, about: two sizes, each a plan of two runs and its windowed run, and a step. */
+const PER_ANSWER = 8;
 
 /** What `recommend` may be told. */
 export interface RecommendOptions {
@@ -72,7 +72,7 @@ export function recommend(
   const asked =
     options.withinSeconds === undefined ? [] : scenario.callers.filter((c) => c.work !== undefined);
   // Stages: the plan's runs (about 2), the polite run, the windowed plans' run, then the how-many
-  // searches (about 6 runs each).
+  // searches (about 8 runs each).
   const stages = 4 + PER_ANSWER * asked.length;
   let stage = 0;
   const progress = (share: number) => options.onProgress?.(Math.min(1, (stage + share) / stages));

@@ -15,7 +15,7 @@ function howMany(answer: NonNullable<PlannerAdvice['howMany']>): string {
     answer.count === 1
       ? ''
       : ` ${plural(answer.count - 1, one)} ${answer.fewerWorkDoneAt === null ? 'do not finish in the run' : `finish at ${duration(answer.fewerWorkDoneAt)}, too late`}.`;
-  return `<strong>${plural(answer.count, one)}</strong> finish ${goal} (done at ${duration(answer.workDoneAt ?? 0)}, refusal-free).${fewer}`;
+  return `<strong>${plural(answer.count, one)}</strong> finish ${goal} (done at ${duration(answer.workDoneAt ?? 0)}, refusal-free${answer.plan === 'windowed' ? ', windowed plan' : ''}).${fewer}`;
 }
 
 function windowed(plan: NonNullable<PlannerAdvice['windowed']>): string {
