@@ -1,6 +1,7 @@
 /** Constants another module of the project exports: `import { QUERY } from './data.js'` read from that file. */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { readTextFile } from '../tables/load-tables.js';
 import type { AstNode, ModuleFacts } from './scan-walk.js';
 
 // How a relative import names a file: as written, TypeScript's `.js` for `.ts`, an extension left out, a folder's index.
@@ -61,7 +62,8 @@ export function linkImports(
       cache.set(path, null);
       let code: string;
       try {
-        code = readFileSync(path, 'utf8');
+        // Bounded like every input: a regular file of at most 64 MiB, text.
+        code = readTextFile(path);
       } catch {
         return undefined;
       }

@@ -7,7 +7,8 @@ import { processIo } from './process-io.js';
 const io = processIo();
 runCli(process.argv.slice(2), io).then(
   (code) => {
-    process.exitCode = code;
+    // A stdout that failed (a full disk) makes the run fail, whatever the command said.
+    process.exitCode = io.outputFailed() ? Math.max(code, 2) : code;
   },
   (error: unknown) => {
     io.stderr(

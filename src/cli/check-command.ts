@@ -1,5 +1,4 @@
 /** `tollgate check SOURCE...`: does a token suffice for every call an app makes, and what is the least it needs? */
-import { writeFileSync } from 'node:fs';
 import {
   type CheckReport,
   checkCalls,
@@ -17,6 +16,8 @@ import { createPolicy, shippedTables, TOKEN_KINDS, type Token } from '../policy.
 import { formatIssue, loadTables, loadTokenFile } from '../tables.js';
 import { oneOf, parseCommandArgs } from './args.js';
 import { type Command, EXIT, UsageError } from './io.js';
+import { checkOutputPath, writeOutputFile } from './output-file.js';
+import { capPerFile } from './problem-list.js';
 import { TOLLGATE_VERSION } from './version.js';
 
 const FORMATS = ['text', 'json', 'sarif', 'github', 'junit'] as const;
@@ -34,8 +35,9 @@ github-script steps and \`gh api\` commands are read), or a composite action's a
   --format F              text (default), json, sarif, github (workflow annotations), junit
   --json                  the same as --format json
   --strict                uncertain calls fail too
-  --allow-unjudged        calls not judged (outside the table, unresolved, GraphQL) are a
-                          warning, not a failure (default: they fail the run)
+  --allow-unjudged        calls not judged (outside the table, unresolved, GraphQL), and
+                          sources that hold no call, are a warning, not a failure (default:
+                          they fail the run)
   --step-token-kind K     the kind of the tokens workflow steps are given (\`github-token:\`,
                           \`GH_TOKEN\`); default: their calls are not judged
   --write-overlay FILE    write an overlay skeleton for the endpoints the table lacks
@@ -47,7 +49,8 @@ example:
   tollgate check node_modules/tollgate/examples/ci/bot --token node_modules/tollgate/examples/ci/bot-token.yaml
 
 exit: 0 every call judged and allowed, 1 a call refused or not judged (or uncertain under
---strict), 2 bad input (a source that cannot be read: the others are still judged and printed)`;
+--strict), 2 bad input (a source that cannot be read: the others are still judged and printed;
+a --write-overlay FILE that cannot be written)`;
 
 export const checkCommand: Command = async (args, io) => {
   const { values, positionals } = parseCommandArgs('check', args, {
@@ -73,6 +76,9 @@ export const checkCommand: Command = async (args, io) => {
   const format = values.json
     ? 'json'
     : oneOf('format', (values.format as string | undefined) ?? 'text', FORMATS);
+  // Before the sources are read: an overlay file that cannot be written is known now.
+  if (typeof values['write-overlay'] === 'string')
+    checkOutputPath('--write-overlay', values['write-overlay']);
   const overlays = (values.overlay as string[] | undefined) ?? [];
   const tables = overlays.length === 0 ? shippedTables() : loadTables(overlays);
   const policy = createPolicy(tables);
@@ -114,15 +120,27 @@ export const checkCommand: Command = async (args, io) => {
     throw new UsageError(
       'check: give `--token FILE` or `--kind K` (or a workflow file, whose permissions are its token)',
     );
+  let unwritten: UsageError | undefined;
   if (typeof values['write-overlay'] === 'string') {
     const skeleton = overlaySkeleton(reports);
     const target = values['write-overlay'];
-    writeFileSync(target, skeleton ?? 'version: 1\nendpoints: {}\n');
-    const count = skeleton === null ? 0 : (skeleton.match(/^ {4}fine_grained:/gm) ?? []).length;
-    io.stderr(
-      `tollgate: wrote ${count} endpoint${count === 1 ? '' : 's'} to fill to ${escapeControl(target)}\n`,
-    );
+    try {
+      writeOutputFile('--write-overlay', target, skeleton ?? 'version: 1\nendpoints: {}\n');
+      const count = skeleton === null ? 0 : (skeleton.match(/^ {4}fine_grained:/gm) ?? []).length;
+      io.stderr(
+        `tollgate: wrote ${count} endpoint${count === 1 ? '' : 's'} to fill to ${escapeControl(target)}\n`,
+      );
+    } catch (error) {
+      // The reports are still printed; the failure is said after them, and the exit is 2.
+      if (!(error instanceof UsageError)) throw error;
+      unwritten = error;
+    }
   }
+  // Sources that hold no call judge nothing: a CI step pointed at the wrong folder must not pass
+  // (`passed` false in every format, as the exit code says), unless told to.
+  const nothingFound = calls.length === 0 && grants.length === 0 && !options.allowUnjudged;
+  if (nothingFound)
+    reports.splice(0, reports.length, ...reports.map((report) => ({ ...report, passed: false })));
   // Nothing read at all (every source a problem): nothing to print but the problems.
   if (reports.length > 0 && (calls.length > 0 || grants.length > 0 || problems.length === 0)) {
     // One document whatever the number of reports (one per workflow job): a reader parses one thing.
@@ -133,13 +151,24 @@ export const checkCommand: Command = async (args, io) => {
       for (const report of reports)
         io.stdout(format === 'github' ? githubReport(report) : textReport(report, io.isTty));
   }
-  for (const problem of problems) io.stderr(`tollgate: ${escapeControl(formatIssue(problem))}\n`);
+  const problemLines = problems.map((problem) => ({ file: problem.source.file, text: formatIssue(problem) }));
+  for (const line of capPerFile(problemLines)) io.stderr(`tollgate: ${escapeControl(line)}\n`);
+  if (unwritten !== undefined) {
+    io.stderr(`tollgate: ${escapeControl(unwritten.message)}\n`);
+    if (problems.length === 0) return EXIT.badInput;
+  }
   if (problems.length > 0) {
     if (calls.length > 0 || grants.length > 0)
       io.stderr(
         `tollgate: ${problems.length} source${problems.length === 1 ? '' : 's'} could not be read; the others were judged\n`,
       );
     return EXIT.badInput;
+  }
+  if (nothingFound) {
+    io.stderr(
+      `tollgate: check: found no call to judge in ${positionals.map((p) => `\`${escapeControl(p)}\``).join(', ')} (a folder is searched for code, workflows and action.yml files; name calls files and OpenAPI documents directly); \`--allow-unjudged\` lets this pass\n`,
+    );
+    return EXIT.insufficient;
   }
   return reports.every((report) => report.passed) ? EXIT.ok : EXIT.insufficient;
 };

@@ -5,6 +5,7 @@ import { didYouMean } from '../core/suggest.js';
 import { isTollgateError } from '../index.js';
 import { commands } from './commands.js';
 import { type CliIo, EXIT, UsageError } from './io.js';
+import { capPerFile, fileOfLine } from './problem-list.js';
 import { TOLLGATE_VERSION } from './version.js';
 
 const USAGE = `usage: tollgate <command> [options]
@@ -55,8 +56,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (error instanceof UsageError || isTollgateError(error)) {
       // Values from input (file names, token fields) may hold escape sequences: never sent raw.
       io.stderr(`tollgate: ${escapeControl(error.message)}\n`);
-      for (const detail of isTollgateError(error) ? error.details : [])
-        io.stderr(`${escapeControl(detail)}\n`);
+      const details = isTollgateError(error) ? error.details : [];
+      for (const line of capPerFile(details.map((text) => ({ file: fileOfLine(text), text }))))
+        io.stderr(`${escapeControl(line)}\n`);
       return EXIT.badInput;
     }
     throw error;

@@ -1,5 +1,4 @@
 /** `tollgate simulate SCENARIO`: traffic against the limits in virtual time, and what it met. */
-import { writeFileSync } from 'node:fs';
 import { shippedTables } from '../policy.js';
 import {
   adviceText,
@@ -20,6 +19,7 @@ import {
 import { readTextFile } from '../tables.js';
 import { parseCommandArgs } from './args.js';
 import { type Command, EXIT, UsageError } from './io.js';
+import { checkOutputPath, writeOutputFile } from './output-file.js';
 import { progress } from './simulate-progress.js';
 
 const HELP = `usage: tollgate simulate SCENARIO [options]
@@ -49,7 +49,7 @@ the work was done. Deterministic: the same scenario and seed give the same repor
 example:
   tollgate simulate examples/sim/nightly-sync.yaml --recommend
 
-exit: 0 done, 2 bad input`;
+exit: 0 done, 2 bad input (or a --html FILE that cannot be written: the report is still printed)`;
 
 export const simulateCommand: Command = (args, io) => {
   const { values, positionals } = parseCommandArgs('simulate', args, {
@@ -69,6 +69,8 @@ export const simulateCommand: Command = (args, io) => {
   if (positionals.length !== 1)
     throw new UsageError('simulate: give one SCENARIO file; see `tollgate simulate --help`');
   const file = positionals[0]!;
+  // Before the run, which may be long: an unwritable page is known now.
+  if (typeof values.html === 'string') checkOutputPath('--html', values.html);
   const tables = shippedTables();
   // --limits applies over the scenario's own `limits`.
   const scenario = readScenario(readTextFile(file), file, tables, {
@@ -117,8 +119,16 @@ export const simulateCommand: Command = (args, io) => {
   const pools = poolSummaries(expanded.pools, report);
   // The page shows the advice too (SimulationReport.recommendations).
   const advised = recommendations === undefined ? report : Object.assign({}, report, { recommendations });
+  // A page that cannot be written after all (the disk filled during the run) still lets the
+  // report below be printed; the failure is said last and the exit is 2.
+  let unwritten: UsageError | undefined;
   if (typeof values.html === 'string')
-    writeFileSync(values.html, htmlReport(advised, `tollgate simulate ${file}`));
+    try {
+      writeOutputFile('--html', values.html, htmlReport(advised, `tollgate simulate ${file}`));
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      unwritten = error;
+    }
   if (values.json) {
     // Written piece by piece, in writes of about 64 KB: no report is ever one giant string.
     let buffer = '';
@@ -139,5 +149,6 @@ export const simulateCommand: Command = (args, io) => {
     const lines = [...poolText(pools), ...adviceText(recommendations ?? [])];
     io.stdout(`${textReport(report, [])}${lines.map((line) => `${line}\n`).join('')}`);
   }
+  if (unwritten !== undefined) throw unwritten;
   return EXIT.ok;
 };

@@ -2,6 +2,7 @@
 
 import { escapeControl } from '../core/escape-control.js';
 import { inFileOrder } from '../core/issue.js';
+import { isTollgateError } from '../index.js';
 import type { RawPermissionsTable, RawScopesTable } from '../policy.js';
 import { compileTables, shippedSources, shippedTables } from '../policy.js';
 import type { SchemaName } from '../tables.js';
@@ -15,11 +16,14 @@ import {
 } from '../tables.js';
 import { parseCommandArgs } from './args.js';
 import { type Command, EXIT, UsageError } from './io.js';
+import { capPerFile } from './problem-list.js';
 
 const HELP = `usage: tollgate validate FILE...
 
 Validates tables, overlays, limits tables and token files (YAML or JSON), telling them apart by
-their top-level keys, and prints every problem as file:line:col: message (hint).
+their top-level keys, and prints every problem as file:line:col: message (hint), at most 20 for
+one file (then how many more). A file that is not text, not a regular file or over 64 MiB is
+refused in one line.
 
   --help, -h            this text
 
@@ -97,9 +101,21 @@ export const validateCommand: Command = async (args, io) => {
   if (positionals.length === 0) throw new UsageError('validate: expected at least one FILE');
   let problems = 0;
   for (const file of positionals) {
-    const { issues, summary } = validateFile(file);
+    let checked: { issues: Issue[]; summary: string };
+    try {
+      checked = validateFile(file);
+    } catch (error) {
+      // A file that cannot be read (missing, not a regular file, too large, not text): one line,
+      // and the other files are still validated.
+      if (!isTollgateError(error)) throw error;
+      problems++;
+      io.stderr(`${escapeControl(error.message)}\n`);
+      continue;
+    }
+    const { issues, summary } = checked;
     problems += issues.length;
-    for (const issue of inFileOrder(issues)) io.stderr(`${escapeControl(formatIssue(issue))}\n`);
+    const lines = inFileOrder(issues).map((issue) => ({ file: issue.source.file, text: formatIssue(issue) }));
+    for (const line of capPerFile(lines)) io.stderr(`${escapeControl(line)}\n`);
     if (issues.length === 0) io.stdout(`${escapeControl(file)}: ok (${summary})\n`);
   }
   return problems === 0 ? EXIT.ok : EXIT.badInput;

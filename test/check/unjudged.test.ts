@@ -2,6 +2,7 @@
 // run by default, `--allow-unjudged` makes them a warning, the grant says it is partial, and
 // `--write-overlay` writes the skeleton of what the table lacks.
 import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { createPolicy, shippedTables } from 'tollgate';
 import { loadTables } from 'tollgate/tables';
 import { describe, expect, it } from 'vitest';
@@ -34,6 +35,26 @@ describe('calls that were not judged', () => {
     expect(report.calls[0].note).toMatch(
       /^not judged: `GET \/repos\/\{owner\}\/\{repo\}\/pulls` is not in the table/,
     );
+  });
+
+  // Found by a new user's trial: a folder holding no code (its calls.yaml and a broken .json are
+  // not read in a folder) printed `0 calls, 0 allowed` and exited 0, judging nothing.
+  it('fails a run whose sources hold no call at all, unless --allow-unjudged', async () => {
+    const inFolder = file('nothing/calls.yaml', '- GET /repos/{owner}/{repo}/issues/events\n');
+    file('nothing/broken.json', '{ "a": ');
+    file('nothing/tool.py', 'print(1)\n');
+    const folder = dirname(inFolder);
+    const refused = await run('check', folder, '--kind', 'fine-grained', '--json');
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout).passed).toBe(false);
+    expect(refused.stderr).toBe(
+      `tollgate: check: found no call to judge in \`${folder}\` (a folder is searched for code, workflows and action.yml files; name calls files and OpenAPI documents directly); \`--allow-unjudged\` lets this pass\n`,
+    );
+    const allowed = await run('check', folder, '--kind', 'fine-grained', '--allow-unjudged');
+    expect([allowed.code, allowed.stderr]).toEqual([0, '']);
+    // Named directly, the calls file is read and judged.
+    const named = await run('check', inFolder, '--kind', 'fine-grained', '--json');
+    expect([named.code, JSON.parse(named.stdout).counts.allowed]).toEqual([0, 1]);
   });
 
   it('--allow-unjudged turns them into a warning, and `sufficient` stays false', async () => {
