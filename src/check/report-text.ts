@@ -36,16 +36,19 @@ export function textReport(report: CheckReport, colour: boolean): string {
     const verdict = colour ? `${COLOURS[result.verdict]}${result.verdict}\x1b[0m` : result.verdict;
     return { where, what, verdict, note: result.note === null ? null : escapeControl(result.note) };
   });
-  const whereWidth = Math.max(0, ...rows.map((row) => row.where.length));
-  const whatWidth = Math.max(0, ...rows.map((row) => row.what.length));
+  // Loops, not spreads: a spread of 200,000 rows into one call overflows the stack.
+  let whereWidth = 0;
+  let whatWidth = 0;
+  for (const row of rows) {
+    whereWidth = Math.max(whereWidth, row.where.length);
+    whatWidth = Math.max(whatWidth, row.what.length);
+  }
   const lines: string[] = [];
   if (report.job !== null) lines.push(escapeControl(`job ${report.job}:`));
-  lines.push(
-    ...rows.map(
-      (row) =>
-        `${row.where.padEnd(whereWidth)}  ${row.what.padEnd(whatWidth)}  ${row.verdict}${row.note === null ? '' : `  ${row.note}`}`,
-    ),
-  );
+  for (const row of rows)
+    lines.push(
+      `${row.where.padEnd(whereWidth)}  ${row.what.padEnd(whatWidth)}  ${row.verdict}${row.note === null ? '' : `  ${row.note}`}`,
+    );
   lines.push(escapeControl(`${reportLabel(report)}: ${summaryLine(report)}`));
   if (report.leftOut.length > 0)
     lines.push(

@@ -14,6 +14,17 @@ describe('tollgate check on bad input', () => {
     expect(stderr).not.toMatch(/\n\s+at /);
   }
 
+  // Found by a new user's trial: 200,000 calls ended in `internal error: Maximum call stack size
+  // exceeded` (exit 70), the text report spreading every row into one call.
+  it('judges a calls file of 200,000 calls and prints every row', async () => {
+    const lines = Array.from({ length: 200_000 }, (_, i) => `GET /repos/acme/app/issues/events/${i}`);
+    const calls = file('many.txt', `${lines.join('\n')}\n`);
+    const { code, stdout, stderr } = await run('check', calls, '--kind', 'fine-grained');
+    expect([code, stderr]).toEqual([0, '']);
+    expect(stdout.split('\n').filter((line) => line.endsWith('allowed'))).toHaveLength(200_000);
+    expect(stdout).toContain('fine-grained: 200000 calls, 200000 allowed; grant: issues=read');
+  }, 60_000);
+
   it('names the file, line and column of an unknown method, with the valid choices', async () => {
     const calls = file('bad.txt', 'GET /notifications\nFETCH /notifications\n');
     await expectBadInput(
