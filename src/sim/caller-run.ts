@@ -79,6 +79,8 @@ export interface CallerRun {
   completed: number;
   abandoned: number;
   policyDenied: number;
+  /** Of those, the ones refused because the seeds do not show what the endpoint needs (`requirement_not_shown`). */
+  policyUnshown: number;
   /** Requests picked and not yet completed or given up: with `completed`, never beyond `work`. */
   outstanding: number;
   sentWhileLimited: number;

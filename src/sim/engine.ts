@@ -142,6 +142,7 @@ export function runEngine(setup: EngineSetup): EngineResult {
       // The gate charges a request its policy refuses (countDenied) and answers it at once.
       if (decision !== null && !decision.allowed) {
         run.policyDenied++;
+        if (decision.reason === 'requirement_not_shown') run.policyUnshown++;
         addAt(series.denied, bucket, 1);
         worker.ticket = verdict.ticket;
         worker.cpuMs = 0;

@@ -55,3 +55,30 @@ export function duration(seconds: number): string {
     .map(([n, unit]) => `${n.toLocaleString('en-US')} ${unit}`)
     .join(' ');
 }
+
+/**
+ * The note on a caller's policy refusals, the same in the text and HTML reports: those refused
+ * only because the seeds do not show what the endpoint needs are told apart, as tollgate's choice.
+ * @example
+ * import { policyNote } from './report-format.js';
+ * policyNote(10, 10); // '10 refused by the policy: the seeds do not show what the endpoint needs for this token, and tollgate refuses what they do not show (`unshownScopes: \'deny\'`)'
+ */
+export function policyNote(denied: number, unshown: number): string {
+  const choice =
+    "the seeds do not show what the endpoint needs for this token, and tollgate refuses what they do not show (`unshownScopes: 'deny'`)";
+  if (unshown === 0) return `${number(denied)} refused by the policy (the token may not call the endpoint)`;
+  if (unshown === denied) return `${number(denied)} refused by the policy: ${choice}`;
+  return `${number(denied)} refused by the policy (the token may not call the endpoint; for ${number(unshown)} of them ${choice})`;
+}
+
+/**
+ * The line that says a scenario counts windowed rules as buckets, which admit up to twice the
+ * seed's "at most" within one window; null in the default (sliding) modes.
+ * @example
+ * import { bucketNote } from './report-format.js';
+ * bucketNote(['content_per_minute']); // 'window modes: content_per_minute counted as buckets, which admit up to twice the seed\'s "at most" within one window (the default, sliding, never admits more)'
+ */
+export function bucketNote(rules: readonly string[]): string | null {
+  if (rules.length === 0) return null;
+  return `window modes: ${rules.join(', ')} counted as buckets, which admit up to twice the seed's "at most" within one window (the default, sliding, never admits more)`;
+}

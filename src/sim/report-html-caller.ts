@@ -1,6 +1,6 @@
 /** One caller's part of the HTML report: its figures, a table per rule, and its charts on one time axis. */
 import type { LimitRule } from '../limits/limits-config.js';
-import { duration, escapeHtml, number } from './report-format.js';
+import { duration, escapeHtml, number, policyNote } from './report-format.js';
 import { type TimeAxis, timeAxis } from './report-html-axis.js';
 import { type ChartMarker, COLOURS, chartSvg } from './report-html-chart.js';
 import { gaugeLimit, gaugeName, perWindow, RULE_NAMES } from './report-rule-names.js';
@@ -153,9 +153,7 @@ function figures(caller: CallerReport): string {
       `<strong>${number(caller.sentWhileLimited)} sent while limited</strong> (the seed warns this can get an integration banned)`,
     );
   if ((caller.policyDenied ?? 0) > 0)
-    parts.push(
-      `${number(caller.policyDenied ?? 0)} refused by the policy (the token may not call the endpoint)`,
-    );
+    parts.push(escapeHtml(policyNote(caller.policyDenied, caller.policyUnshown ?? 0)));
   if (caller.abandoned > 0) parts.push(`${number(caller.abandoned)} given up`);
   if (caller.work !== null)
     parts.push(

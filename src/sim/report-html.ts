@@ -1,7 +1,7 @@
 /** The HTML report: one self-contained page (no network, no script, no font) with SVG charts over time. */
 
 import type { PlannerAdvice } from './planner-types.js';
-import { duration, escapeHtml, number } from './report-format.js';
+import { bucketNote, duration, escapeHtml, number } from './report-format.js';
 import { adviceSection } from './report-html-advice.js';
 import { callerSection } from './report-html-caller.js';
 import { RULE_NAMES } from './report-rule-names.js';
@@ -44,10 +44,16 @@ export function htmlReport(
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(title)}</title>
 <style>${STYLE}</style>
 </head><body><h1>${escapeHtml(title)}</h1>
-<p>${duration(report.seconds)} of virtual time (${number(Math.round(report.seconds * 10) / 10)} s), seed ${report.seed}, ${number(report.requests)} requests simulated.</p>
+<p>${duration(report.seconds)} of virtual time (${number(Math.round(report.seconds * 10) / 10)} s), seed ${report.seed}, ${number(report.requests)} requests simulated.</p>${bucketLine(report)}
 ${adviceSection(report.recommendations)}
 ${identitiesTable(report)}
 ${report.callers.map((caller) => callerSection(caller, report.seconds)).join('\n')}
 </body></html>
 `;
+}
+
+/** The bucket modes' warning as a paragraph, or nothing in the default modes. */
+function bucketLine(report: SimulationReport): string {
+  const note = bucketNote(report.bucketRules ?? []);
+  return note === null ? '' : `\n<p class="note">${escapeHtml(note)}</p>`;
 }

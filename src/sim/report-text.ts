@@ -1,7 +1,7 @@
 /** The human report of a simulation: a line per caller, a row per rule that refused it, the identities. */
 import type { LimitRule } from '../limits/limits-config.js';
 import type { Recommendation } from './recommend.js';
-import { duration, number } from './report-format.js';
+import { bucketNote, duration, number, policyNote } from './report-format.js';
 import { RULE_NAMES } from './report-rule-names.js';
 import type { CallerReport, SimulationReport } from './simulation-report.js';
 
@@ -32,9 +32,7 @@ function callerLine(caller: CallerReport): string {
           `${number(caller.sentWhileLimited)} sent while limited (the seed warns this can get an integration banned)`,
         ]
       : []),
-    ...((caller.policyDenied ?? 0) > 0
-      ? [`${number(caller.policyDenied ?? 0)} refused by the policy (the token may not call the endpoint)`]
-      : []),
+    ...((caller.policyDenied ?? 0) > 0 ? [policyNote(caller.policyDenied, caller.policyUnshown ?? 0)] : []),
     ...(caller.abandoned > 0 ? [`${number(caller.abandoned)} given up`] : []),
     ...(caller.work === null
       ? []
@@ -111,6 +109,8 @@ export function textReport(
   const lines = [
     `simulated ${number(Math.round(report.seconds * 10) / 10)} s (seed ${report.seed}), ${number(report.requests)} requests`,
   ];
+  const buckets = bucketNote(report.bucketRules ?? []);
+  if (buckets !== null) lines.push(buckets);
   report.callers.forEach((caller, i) => {
     lines.push(callerLine(caller), ...ruleRows(caller), ...grantLine(caller));
     const advice = recommendations[i];

@@ -3,6 +3,7 @@ import { createLimiter } from '../limiter/create-limiter.js';
 import { defaultLimits } from '../limits/default-limits.js';
 import type { LimitRule, LimitsConfig } from '../limits/limits-config.js';
 import { pollInterval } from '../limits/poll-interval.js';
+import type { WindowedRule } from '../limits/windowed-rules.js';
 import { withWindowModes } from '../limits/with-window-modes.js';
 import { createPolicy } from '../policy/authorize.js';
 import { shippedTables } from '../policy/shipped-tables.js';
@@ -127,6 +128,7 @@ export function simulateWith(
       completed: 0,
       abandoned: 0,
       policyDenied: 0,
+      policyUnshown: 0,
       outstanding: 0,
       sentWhileLimited: 0,
       limitedUntil: start,
@@ -200,6 +202,7 @@ export function simulateWith(
       firstRefusalAt: at(firstRefusalAt),
       abandoned: run.abandoned,
       policyDenied: run.policyDenied,
+      policyUnshown: run.policyUnshown,
       sentWhileLimited: run.sentWhileLimited,
       limitedSeconds: Math.min(run.limitedMs, endAt - start) / 1000,
       workDoneAt: at(run.workDoneAt),
@@ -214,6 +217,9 @@ export function simulateWith(
     identities: identitiesOf(callers),
     limits: limitsSeen,
     requests,
+    bucketRules: (Object.keys(config.secondary.windowModes) as WindowedRule[]).filter(
+      (rule) => config.secondary.windowModes[rule] === 'bucket',
+    ),
   };
 }
 

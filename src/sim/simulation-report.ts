@@ -54,6 +54,12 @@ export interface CallerReport {
   readonly grant: CallerGrant;
   /** Requests the policy refused (token kind not accepted, missing permission, private resource unseen): counted by the limits, never served. */
   readonly policyDenied: number;
+  /**
+   * Of `policyDenied`, the requests refused because the seeds do not show what the endpoint needs
+   * for this token (`requirement_not_shown`): tollgate's choice (`unshownScopes: 'deny'`), not the
+   * service's stated rule.
+   */
+  readonly policyUnshown?: number;
 }
 
 /**
@@ -75,6 +81,8 @@ export interface SimulationReport {
   readonly limits: Readonly<Partial<Record<LimitRule, number>>>;
   /** Requests simulated (sent), for the bench. */
   readonly requests: number;
+  /** The windowed rules the scenario counts as buckets (`window_modes`): up to twice the seed's "at most" within one window. */
+  readonly bucketRules?: readonly string[];
 }
 
 /**

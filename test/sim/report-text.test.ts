@@ -81,4 +81,37 @@ callers:
       `${identity.identity}  reader, writer  admitted ${identity.admitted.toLocaleString('en-US')}`,
     );
   });
+
+  // Found by a new user's trial: a classic token refused where the seeds do not show its scopes
+  // read "refused by the policy (the token may not call the endpoint)", a plain fact, where it is
+  // tollgate's choice; and bucket window modes, past the seed's "at most", went unmentioned.
+  it("tells refusals where the seeds show no requirement apart, as tollgate's choice", () => {
+    const report = run(`seed: 1
+duration_seconds: 10
+callers:
+  - name: reader
+    token: { kind: classic, user: reader, scopes: [repo] }
+    rate: 2
+    behaviour: fixed-rate
+    visibility: private
+    mix: [{ endpoint: "GET /repos/{owner}/{repo}/issues/events" }]
+`);
+    const caller = report.callers[0]!;
+    expect(caller.policyUnshown).toBe(caller.policyDenied);
+    expect(caller.policyDenied).toBeGreaterThan(0);
+    expect(textReport(report, [])).toContain(
+      `${caller.policyDenied} refused by the policy: the seeds do not show what the endpoint needs for this token, and tollgate refuses what they do not show (\`unshownScopes: 'deny'\`)`,
+    );
+  });
+
+  it('says when the scenario counts windowed rules as buckets, beyond the seed\'s "at most"', () => {
+    const bucket = run(`${TWO_ISSUES_A_SECOND}window_modes: { content_per_minute: bucket }\n`);
+    expect(bucket.bucketRules).toEqual(['content_per_minute']);
+    expect(textReport(bucket, []).split('\n')[1]).toBe(
+      'window modes: content_per_minute counted as buckets, which admit up to twice the seed\'s "at most" within one window (the default, sliding, never admits more)',
+    );
+    const sliding = run(TWO_ISSUES_A_SECOND);
+    expect(sliding.bucketRules).toEqual([]);
+    expect(textReport(sliding, [])).not.toContain('window modes');
+  });
 });
