@@ -81,7 +81,7 @@ export function createNodePolicies(
   const byNode = new Map<string, FailurePolicy>();
   return {
     of(identity) {
-      // Read afresh each time: the client replaces its table when the cluster's layout changes.
+      // Read afresh each time: the client rewrites its table when the cluster's layout changes.
       const node = client.slots?.[keySlot(redisKeyOf(identity))]?.[0];
       if (node === undefined) return first;
       let policy = byNode.get(node);

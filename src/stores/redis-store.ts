@@ -9,6 +9,7 @@ import type { AsyncLimitsStore } from '../limits/limits-store.js';
 import type { Verdict } from '../limits/verdict.js';
 import { OutstandingTickets } from './outstanding-tickets.js';
 import { createLimitsCaller } from './redis-caller.js';
+import type { FailurePolicy } from './redis-failure-policy.js';
 import { createNodePolicies } from './redis-node-policies.js';
 import {
   admitArgs,
@@ -101,9 +102,19 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   const call = (config: LimitsConfig, key: string, args: readonly Buffer[]) =>
     tracked(send(config, key, args));
 
-  /** Sends the completions Redis missed; each settles its ticket at most once. */
-  function replayUnsettled(config: LimitsConfig): void {
-    for (const [key, args] of unsettled.splice(0)) void call(config, key, args).catch(() => {});
+  /**
+   * Sends the completions Redis missed on the node that just answered (`answered`: its policy);
+   * each settles its ticket at most once. Those of another node wait for that node's answer: with
+   * one pause per Cluster master, a healthy master's answer says nothing of a dead one, and a
+   * completion sent there would be lost, its slot held until its lease ran out.
+   */
+  function replayUnsettled(config: LimitsConfig, answered: FailurePolicy): void {
+    const waiting: typeof unsettled = [];
+    for (const entry of unsettled.splice(0)) {
+      if (policies.of(entry[0]) === answered) void call(config, entry[0], entry[1]).catch(() => {});
+      else waiting.push(entry);
+    }
+    for (const entry of waiting) unsettled.push(entry);
   }
 
   /**
@@ -165,7 +176,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     const answer = await admission(event, clockArg(now), config);
     if (answer === null || answer[0] === EXPIRED) return policies.of(event.key).decide(event, now, config);
     // (EXPIRED: Redis answered, but past the deadline, and charged nothing: this event fails alone.)
-    if (unsettled.length > 0) replayUnsettled(config);
+    if (unsettled.length > 0) replayUnsettled(config, policies.of(event.key));
     const verdict = admitVerdict(answer, event, config);
     if (verdict.ticket !== null && event.settle === undefined) {
       // Bounded: a ticket settled on another instance never leaves this set; the oldest go first.

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Ticket } from '../../src/limits/limit-event.js';
 import { keySlot } from '../../src/stores/redis-node-policies.js';
 import { createRedisStore } from '../../src/stores/redis-store.js';
 import { admitEvent, config, T0 } from '../limits/support.js';
@@ -79,8 +80,12 @@ describe.runIf(runRedisTests)('the Redis store on a Redis Cluster with one maste
     });
     const users = Array.from({ length: 60 }, (_, i) => `user:down${i}`);
     const nodeOf = (user: string) => running.client.slots[keySlot(store.keysOf(user)[0])]![0]!;
-    for (const user of users)
-      expect((await store.apply(admitEvent({ key: user }), T0, config)).degraded).toBeUndefined();
+    const held = new Map<string, Ticket>();
+    for (const user of users) {
+      const admitted = await store.apply(admitEvent({ key: user }), T0, config);
+      expect(admitted.degraded).toBeUndefined();
+      held.set(user, admitted.ticket!);
+    }
     const dead = nodeOf(users[0]!);
     const onDead = users.filter((user) => nodeOf(user) === dead);
     const healthy = users.filter((user) => nodeOf(user) !== dead);
@@ -88,6 +93,23 @@ describe.runIf(runRedisTests)('the Redis store on a Redis Cluster with one maste
     expect(healthy.length).toBeGreaterThan(0);
     const { nodes, ports } = running.cluster;
     await nodes[ports.indexOf(Number(dead.split(':')[1]))]!.stop();
+    // The dead node's requests end: their completions wait to be settled. A healthy master's
+    // answers must not send them to the dead node, where they would be lost (found by a review).
+    for (const user of onDead)
+      await store.apply({ kind: 'complete', ticket: held.get(user)!, status: 200, cpuMs: 1 }, T0, config);
+    const sentTo: string[] = [];
+    const callBuffer = running.client.callBuffer.bind(running.client);
+    running.client.callBuffer = ((command: string, ...args: unknown[]) => {
+      if (command === 'fcall') sentTo.push(...(args.slice(2, 2 + Number(args[1])) as string[]));
+      return callBuffer(command, ...(args as never[]));
+    }) as typeof running.client.callBuffer;
+    for (const user of healthy)
+      expect((await store.apply(admitEvent({ key: user }), T0, config)).degraded).toBeUndefined();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    running.client.callBuffer = callBuffer;
+    const deadKeys = new Set(onDead.map((user) => store.keysOf(user)[0]));
+    expect(sentTo.filter((key) => deadKeys.has(key))).toEqual([]);
+    expect(sentTo.length).toBeGreaterThanOrEqual(healthy.length);
     const decided = { healthy: [0, 0], dead: [0, 0] };
     for (let round = 0; round < 12; round++) {
       const verdicts = await Promise.all(
