@@ -1,4 +1,6 @@
 /** `tollgate check SOURCE...`: does a token suffice for every call an app makes, and what is the least it needs? */
+
+import { isAbsolute, relative } from 'node:path';
 import {
   type CheckReport,
   checkCalls,
@@ -138,7 +140,12 @@ export const checkCommand: Command = async (args, io) => {
   }
   // Sources that hold no call judge nothing: a CI step pointed at the wrong folder must not pass
   // (`passed` false in every format, as the exit code says), unless told to.
-  const nothingFound = calls.length === 0 && grants.length === 0 && !options.allowUnjudged;
+  // Per source: `check src/ wrong-folder/` must not pass on src/'s calls. A workflow's job counts as
+  // found only when it is judged as a job (no --token or --kind: its block is its token).
+  const found = new Set(calls.map((call) => call.origin.file));
+  if (token === undefined && kind === undefined) for (const grant of grants) found.add(grant.file);
+  const empty = positionals.filter((source) => ![...found].some((file) => within(file, source)));
+  const nothingFound = empty.length > 0 && !options.allowUnjudged;
   if (nothingFound)
     reports.splice(0, reports.length, ...reports.map((report) => ({ ...report, passed: false })));
   // Nothing read at all (every source a problem): nothing to print but the problems.
@@ -166,9 +173,16 @@ export const checkCommand: Command = async (args, io) => {
   }
   if (nothingFound) {
     io.stderr(
-      `tollgate: check: found no call to judge in ${positionals.map((p) => `\`${escapeControl(p)}\``).join(', ')} (a folder is searched for code, workflows and action.yml files; name calls files and OpenAPI documents directly); \`--allow-unjudged\` lets this pass\n`,
+      `tollgate: check: found no call to judge in ${empty.map((p) => `\`${escapeControl(p)}\``).join(', ')} (a folder is searched for code, workflows and action.yml files; name calls files and OpenAPI documents directly); \`--allow-unjudged\` lets this pass\n`,
     );
     return EXIT.insufficient;
   }
   return reports.every((report) => report.passed) ? EXIT.ok : EXIT.insufficient;
 };
+
+/** Whether `file` (as the sources were read) is `source` itself or a file under the folder `source`. */
+function within(file: string, source: string): boolean {
+  if (file === source) return true;
+  const path = relative(source, file);
+  return path !== '' && !path.startsWith('..') && !isAbsolute(path);
+}

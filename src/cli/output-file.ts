@@ -100,7 +100,8 @@ export function checkOutputPath(flag: string, path: string): void {
 /**
  * Writes `text` to `path` whole or not at all: into a temporary file beside it, then renamed over
  * it, so a full disk, a file size limit or a kill mid-write leaves the old file (or none), never
- * half a page, and no temporary file. A failure is a one-line UsageError naming the path and why.
+ * half a page; a failure it sees also removes the temporary file (a kill cannot: it may leave
+ * `.<name>.<hex>.tmp` beside the target). A failure is a one-line UsageError naming the path and why.
  * @example
  * import { writeOutputFile } from './output-file.js';
  * writeOutputFile('--html', 'report.html', '<!doctype html>...');

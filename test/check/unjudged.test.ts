@@ -55,6 +55,24 @@ describe('calls that were not judged', () => {
     // Named directly, the calls file is read and judged.
     const named = await run('check', inFolder, '--kind', 'fine-grained', '--json');
     expect([named.code, JSON.parse(named.stdout).counts.allowed]).toEqual([0, 1]);
+    // Per source: one with calls does not carry one without (found by a review).
+    const empty = dirname(file('elsewhere/tool.py', 'print(1)\n'));
+    const both = await run('check', inFolder, empty, '--kind', 'fine-grained');
+    expect(both.code).toBe(1);
+    expect(both.stderr).toContain(`found no call to judge in \`${empty}\` (`);
+    // A workflow with no call is a job judged as a job; judged with --token, it holds no call.
+    const quiet = file(
+      'repo/.github/workflows/quiet.yml',
+      'on: push\njobs:\n  build:\n    runs-on: x\n    steps:\n      - run: echo hi\n',
+    );
+    expect((await run('check', quiet)).code).toBe(0);
+    const token = file(
+      'token.yaml',
+      'kind: fine-grained\npermissions: { issues: read }\nrepositories: all\n',
+    );
+    const withToken = await run('check', quiet, '--token', token);
+    expect(withToken.code).toBe(1);
+    expect(withToken.stderr).toContain(`found no call to judge in \`${quiet}\``);
   });
 
   it('--allow-unjudged turns them into a warning, and `sufficient` stays false', async () => {
