@@ -15,33 +15,12 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { errnoReason, fileKind } from '../core/file-system-words.js';
 import { UsageError } from './io.js';
 
-/** Why a write failed, in words, from the system's error code. */
-function reasonOf(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  const reasons: Record<string, string> = {
-    ENOENT: 'its folder does not exist',
-    ENOTDIR: 'a part of the path is not a folder',
-    EACCES: 'permission denied',
-    EPERM: 'permission denied',
-    EROFS: 'the file system is read-only',
-    ENOSPC: 'no space left on the device',
-    EDQUOT: 'the disk quota is used up',
-    EFBIG: 'the file is too large (over the file size limit)',
-    EISDIR: 'it is a folder',
-    ENAMETOOLONG: 'the name is too long',
-  };
-  return (code === undefined ? undefined : reasons[code]) ?? (error as Error).message;
-}
-
-function kindOf(stats: Stats): string {
-  if (stats.isDirectory()) return 'a folder';
-  if (stats.isFIFO()) return 'a FIFO';
-  if (stats.isCharacterDevice()) return 'a character device';
-  if (stats.isBlockDevice()) return 'a block device';
-  return stats.isSocket() ? 'a socket' : 'not a regular file';
-}
+/** Why a write failed, in words: a missing file here means its folder is missing. */
+const reasonOf = (error: unknown): string =>
+  (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'its folder does not exist' : errnoReason(error);
 
 function quietly(step: () => void): void {
   try {
@@ -79,7 +58,7 @@ export function checkOutputPath(flag: string, path: string): void {
   // A device or FIFO is not replaced by a file (a rename over /dev/null would be), nor written
   // (a FIFO without a reader blocks): the output is a file.
   if (existing !== undefined && !existing.isFile())
-    throw cannotWrite(flag, path, `it is ${kindOf(existing)}; give a file path`);
+    throw cannotWrite(flag, path, `it is ${fileKind(existing)}; give a file path`);
   const folder = dirname(target);
   let folderStats: Stats;
   try {

@@ -1,13 +1,10 @@
 /** The CliIo of a real process: its stdout, stderr and whether stdout is a terminal. */
+import { errnoReason } from '../core/file-system-words.js';
 import { type CliIo, EXIT } from './io.js';
 
-/** Why a stream could not be written, in words, from the system's error code. */
-function reasonOf(error: NodeJS.ErrnoException): string {
-  if (error.code === 'ENOSPC') return 'no space left on the device (ENOSPC)';
-  if (error.code === 'EFBIG') return 'the file is too large (over the file size limit, EFBIG)';
-  if (error.code === 'EIO') return 'an input/output error (EIO)';
-  return error.message;
-}
+/** Why a stream could not be written, in words, with the system's code. */
+const reasonOf = (error: NodeJS.ErrnoException): string =>
+  error.code === undefined ? errnoReason(error) : `${errnoReason(error)} (${error.code})`;
 
 /**
  * Writes to a stream until its reader goes away: a closed pipe (`tollgate endpoints | head -1`)

@@ -1,6 +1,7 @@
 /** Loads tables from files (Node): the shipped ones plus overlays, validated with positions. */
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats, statSync } from 'node:fs';
 import { isTollgateError, TollgateError } from '../core/errors.js';
+import { errnoReason, fileKind } from '../core/file-system-words.js';
 import { type Issue, issuesError } from '../core/issue.js';
 import { compileTables } from '../policy/compile-tables.js';
 import { shippedSources } from '../policy/shipped-tables.js';
@@ -10,22 +11,12 @@ import { loadTableText } from './load-table-text.js';
 /** The largest input file read (64 MiB): far above any table, token or scenario; a bigger one is refused. */
 export const MAX_INPUT_BYTES = 64 * 1024 * 1024;
 
-/** What a file that is not a regular file is, in words: `a FIFO`, `a character device`. */
-function kindOf(stats: Stats): string {
-  if (stats.isDirectory()) return 'a folder';
-  if (stats.isFIFO()) return 'a FIFO';
-  if (stats.isCharacterDevice()) return 'a character device';
-  if (stats.isBlockDevice()) return 'a block device';
-  if (stats.isSocket()) return 'a socket';
-  return 'not a regular file';
-}
-
 function refused(file: string, problem: string): TollgateError {
   return new TollgateError('TOLLGATE_INVALID_INPUT', `${file}: ${problem}`);
 }
 
 function notRegular(file: string, stats: Stats): TollgateError {
-  return refused(file, `is ${kindOf(stats)}, not a regular file; give a file (a link to one is followed)`);
+  return refused(file, `is ${fileKind(stats)}, not a regular file; give a file (a link to one is followed)`);
 }
 
 const mebibytes = (bytes: number) => `${Math.ceil(bytes / 1024 / 1024)} MiB`;
@@ -84,10 +75,9 @@ export function readTextFile(file: string): string {
     bytes = readRegularFile(file);
   } catch (error) {
     if (isTollgateError(error)) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason =
-      code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (error as Error).message;
-    throw new TollgateError('TOLLGATE_INVALID_INPUT', `cannot read \`${file}\`: ${reason}`, { cause: error });
+    throw new TollgateError('TOLLGATE_INVALID_INPUT', `cannot read \`${file}\`: ${errnoReason(error)}`, {
+      cause: error,
+    });
   }
   const nul = bytes.indexOf(0);
   if (nul !== -1) throw refused(file, `is not a text file (a NUL byte at offset ${nul})`);
