@@ -1,7 +1,9 @@
 /** Workflow files and composite actions: per job, the workflow token its `permissions:` grant, and the calls its steps make. */
 import { isMap, isScalar, LineCounter, parseDocument, type Scalar } from 'yaml';
-import type { Issue } from '../core/issue.js';
+import { type Issue, inFileOrder } from '../core/issue.js';
 import type { PolicyTables } from '../policy/tables.js';
+import { tooLargeForYaml } from '../tables/yaml-document.js';
+import { REPEATED_KEY_MESSAGE, repeatedKeyOffsets } from '../tables/yaml-keys.js';
 import { type Call, inputError, type Origin, type SourceCalls, type WorkflowGrant } from './call.js';
 import type { OctokitRoute } from './octokit-routes.js';
 import { readBlock } from './workflow-block.js';
@@ -47,20 +49,29 @@ export function readWorkflow(
   _tables: PolicyTables,
   routes: ReadonlyMap<string, OctokitRoute>,
 ): SourceCalls {
+  const tooLarge = tooLargeForYaml(text, file);
+  if (tooLarge !== null) throw inputError([tooLarge]);
   const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, uniqueKeys: true });
+  // Repeated keys are found by repeatedKeyOffsets, in linear time (yaml's check is quadratic).
+  const document = parseDocument(text, { lineCounter, uniqueKeys: false });
   const at = (offset: number | undefined): Origin => {
     const { line, col } = lineCounter.linePos(offset ?? 0);
     return { file, line, column: col };
   };
-  if (document.errors.length > 0)
+  const syntax = [
+    ...document.errors.map((error) => ({ message: error.message, offset: error.pos[0] })),
+    ...repeatedKeyOffsets(document).map((offset) => ({ message: REPEATED_KEY_MESSAGE, offset })),
+  ];
+  if (syntax.length > 0)
     throw inputError(
-      document.errors.map((error) => ({
-        code: 'yaml_syntax',
-        message: `invalid YAML: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`,
-        path: [],
-        source: at(error.pos[0]),
-      })),
+      inFileOrder(
+        syntax.map(({ message, offset }) => ({
+          code: 'yaml_syntax',
+          message: `invalid YAML: ${message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`,
+          path: [],
+          source: at(offset),
+        })),
+      ),
     );
   const issues: Issue[] = [];
   const rangeOf = (path: (string | number)[]) =>
