@@ -2,8 +2,8 @@
 import { HTTP_METHODS } from '../core/http-method.js';
 import type { Issue } from '../core/issue.js';
 import { closest } from '../core/suggest.js';
+import { parseSource } from '../tables/json-document.js';
 import { type Call, inputError } from './call.js';
-import { parseSource } from './json-document.js';
 
 const VISIBILITIES = ['public', 'private'] as const;
 
@@ -100,7 +100,7 @@ export function readTextCalls(text: string, file: string): Call[] {
  * readListCalls('- GET /notifications\n- { method: PUT, path: /notifications }\n', 'calls.yaml').map((c) => c.method); // ['GET', 'PUT']
  */
 export function readListCalls(text: string, file: string): Call[] {
-  const doc = parseSource(text, file);
+  const doc = parseSource(text, file, { maxDepth: 3 });
   if (doc.issues.length > 0) throw inputError(doc.issues);
   const list = (doc.value as { calls?: unknown } | null)?.calls ?? doc.value;
   const base = Array.isArray(doc.value) ? [] : ['calls'];

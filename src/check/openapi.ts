@@ -1,7 +1,7 @@
 /** OpenAPI 3.x documents: every operation is a call; the servers' base path is stripped. */
 import { HTTP_METHODS } from '../core/http-method.js';
+import { parseSource } from '../tables/json-document.js';
 import { type Call, inputError } from './call.js';
-import { parseSource } from './json-document.js';
 
 const OPERATIONS = HTTP_METHODS.map((method) => method.toLowerCase());
 
@@ -28,7 +28,7 @@ function basePath(server: { url?: unknown; variables?: Record<string, { default?
  * readOpenApiCalls(text, 'api.yaml').map((c) => `${c.method} ${c.path}`); // ['GET /notifications']
  */
 export function readOpenApiCalls(text: string, file: string): Call[] {
-  const doc = parseSource(text, file);
+  const doc = parseSource(text, file, { maxDepth: 3 });
   if (doc.issues.length > 0) throw inputError(doc.issues);
   const api = doc.value as { paths?: unknown; servers?: unknown };
   if (!isOpenApi(api) || api.paths === null || typeof api.paths !== 'object')

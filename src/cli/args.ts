@@ -5,6 +5,13 @@ import { UsageError } from './io.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
+/** What node's parser says of each argument (`tokens: true`), as far as the checks here read it. */
+interface OptionToken {
+  readonly kind: string;
+  readonly name?: string;
+  readonly value?: string | undefined;
+}
+
 /** Parsed flags and positionals of one command. */
 export interface ParsedArgs {
   readonly values: Record<string, string | boolean | string[] | undefined>;
@@ -13,17 +20,19 @@ export interface ParsedArgs {
 
 /**
  * Parses `args` against `options`, turning node's errors into a one-line UsageError that names the
- * flag and the known ones.
+ * flag and the known ones. A flag that takes one value (a string without `multiple`) given twice
+ * is refused: node's parser would keep the last silently (`--kind classic --kind fine-grained`).
  */
 export function parseCommandArgs(command: string, args: readonly string[], options: Options): ParsedArgs {
+  let parsed: { values: object; positionals: string[]; tokens: readonly OptionToken[] };
   try {
-    const { values, positionals } = parseArgs({
+    parsed = parseArgs({
       args: joinNegativeValues(args, options),
       options,
       allowPositionals: true,
       strict: true,
+      tokens: true,
     });
-    return { values: values as ParsedArgs['values'], positionals };
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);
     const flag = /'(-{1,2}[^' ]+)/.exec(text)?.[1];
@@ -34,6 +43,28 @@ export function parseCommandArgs(command: string, args: readonly string[], optio
       );
     }
     throw new UsageError(`${command}: ${text.split('\n')[0]}`);
+  }
+  refuseRepeatedValues(command, parsed.tokens, options);
+  return { values: parsed.values as ParsedArgs['values'], positionals: parsed.positionals };
+}
+
+/**
+ * Throws on the second use of a single-valued flag, naming both values:
+ * `--token a.yaml --token b.yaml` -> ``explain: `--token` given twice (`a.yaml`, then `b.yaml`); give it once``.
+ */
+function refuseRepeatedValues(command: string, tokens: readonly OptionToken[], options: Options): void {
+  const first = new Map<string, string>();
+  for (const token of tokens) {
+    if (token.kind !== 'option' || token.name === undefined) continue;
+    const option = options[token.name];
+    if (option?.type !== 'string' || option.multiple) continue;
+    const value = token.value ?? '';
+    const earlier = first.get(token.name);
+    if (earlier !== undefined)
+      throw new UsageError(
+        `${command}: \`--${token.name}\` given twice (\`${earlier}\`, then \`${value}\`); give it once`,
+      );
+    first.set(token.name, value);
   }
 }
 

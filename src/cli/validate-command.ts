@@ -9,10 +9,10 @@ import type { SchemaName } from '../tables.js';
 import {
   formatIssue,
   type Issue,
-  loadTableText,
-  parseSourceDocument,
+  parseDataFile,
   parseTokenText,
   readTextFile,
+  validateDocument,
 } from '../tables.js';
 import { parseCommandArgs } from './args.js';
 import { type Command, EXIT, UsageError } from './io.js';
@@ -46,7 +46,8 @@ function detectKind(value: unknown): SchemaName | undefined {
 
 function validateFile(file: string): { issues: Issue[]; summary: string } {
   const text = readTextFile(file);
-  const parsed = parseSourceDocument(text, file);
+  // A `.json` file is read with the JSON parser, anything else as YAML.
+  const parsed = parseDataFile(text, file);
   if (parsed.issues.length > 0) return { issues: [...parsed.issues], summary: '' };
   const kind = detectKind(parsed.value);
   if (kind === undefined)
@@ -66,19 +67,17 @@ function validateFile(file: string): { issues: Issue[]; summary: string } {
     const { issues } = parseTokenText(text, file, shippedTables());
     return { issues, summary: 'token' };
   }
-  if (kind === 'limits') {
-    const loaded = loadTableText(text, file, 'limits');
-    return { issues: [...loaded.issues], summary: 'limits table' };
-  }
-  const loaded = loadTableText<RawPermissionsTable & RawScopesTable>(text, file, kind);
-  if (loaded.value === undefined) return { issues: [...loaded.issues], summary: '' };
-  const source = { file, value: loaded.value, locate: loaded.document.locate };
+  const schemaIssues = validateDocument(parsed, kind);
+  if (kind === 'limits') return { issues: schemaIssues, summary: 'limits table' };
+  if (schemaIssues.length > 0) return { issues: schemaIssues, summary: '' };
+  const value = parsed.value as RawPermissionsTable & RawScopesTable;
+  const source = { file, value, locate: parsed.locate };
   if (kind === 'scopes') {
     const { issues } = compileTables({ permissions: shippedSources.permissions, scopes: source });
     return { issues, summary: 'scopes table' };
   }
   // A full table has `rules`; anything else is an overlay over the shipped tables.
-  const isFullTable = loaded.value.rules !== undefined;
+  const isFullTable = value.rules !== undefined;
   const compiled = compileTables(
     isFullTable
       ? { permissions: source, scopes: shippedSources.scopes }
@@ -86,7 +85,7 @@ function validateFile(file: string): { issues: Issue[]; summary: string } {
   );
   return {
     issues: compiled.issues,
-    summary: `${isFullTable ? 'permissions table' : 'overlay'}, ${plural(Object.keys(loaded.value.endpoints).length, 'endpoint')}`,
+    summary: `${isFullTable ? 'permissions table' : 'overlay'}, ${plural(Object.keys(value.endpoints).length, 'endpoint')}`,
   };
 }
 

@@ -5,10 +5,11 @@ import type { Issue } from '../core/issue.js';
 import { formatIssue } from '../core/issue.js';
 import { closest } from '../core/suggest.js';
 import type { PolicyTables } from '../policy/tables.js';
+import { parseDataFile } from '../tables/json-document.js';
 import { readTextFile } from '../tables/load-tables.js';
 import { validateDocument } from '../tables/schema-validator.js';
 import { parseTokenText } from '../tables/token-text.js';
-import { parseSourceDocument } from '../tables/yaml-document.js';
+import type { SourceDocument } from '../tables/yaml-document.js';
 // sim-planner: the planner's fields (schedule, pool) and token fact checks.
 import {
   plannerFieldIssues,
@@ -105,7 +106,7 @@ export function readScenario(
   tables: PolicyTables,
   options: ReadScenarioOptions = {},
 ): Scenario {
-  const document = parseSourceDocument(text, file);
+  const document = parseDataFile(text, file);
   const issues = validateDocument(document, 'scenario');
   if (issues.length === 0) {
     const raw = document.value as RawScenario;
@@ -207,7 +208,7 @@ export function readScenario(
 /** The problems of a caller's token: its token file's, or those of the inline token as a token file. */
 function tokenIssues(
   token: RawToken | string,
-  document: ReturnType<typeof parseSourceDocument>,
+  document: SourceDocument,
   path: (string | number)[],
   file: string,
   tables: PolicyTables,

@@ -1,11 +1,12 @@
 /** Limits for a simulation: the shipped table with an overlay over it, for the values the seed does not show. */
 import { TollgateError } from '../core/errors.js';
+import { issuesError } from '../core/issue.js';
 import limitsTable from '../generated/limits.json' with { type: 'json' };
 import { compileLimits } from '../limits/compile-limits.js';
 import type { LimitsConfig } from '../limits/limits-config.js';
+import { parseDataFile, parseJsonSource } from '../tables/json-document.js';
 import { readTextFile } from '../tables/load-tables.js';
 import { validateDocument } from '../tables/schema-validator.js';
-import { parseSourceDocument } from '../tables/yaml-document.js';
 
 type Raw = Record<string, unknown>;
 
@@ -31,8 +32,9 @@ function deepMerge(base: unknown, over: unknown): unknown {
 export function limitsWithOverlays(overlays: readonly unknown[], origin: string): LimitsConfig {
   let merged: unknown = limitsTable;
   for (const overlay of overlays) merged = deepMerge(merged, overlay);
-  // Validated as one document: every problem named by its field, all at once.
-  const document = parseSourceDocument(JSON.stringify(merged), origin);
+  // Validated as one document: every problem named by its field, all at once. The text is JSON
+  // whatever the overlays were written in, so the JSON parser reads it.
+  const document = parseJsonSource(JSON.stringify(merged), origin);
   const issues = validateDocument(document, 'limits');
   if (issues.length > 0)
     throw new TollgateError(
@@ -49,12 +51,14 @@ export function limitsWithOverlays(overlays: readonly unknown[], origin: string)
 }
 
 /**
- * A limits overlay file (YAML or JSON), parsed.
+ * A limits overlay file (YAML, or JSON read with the JSON parser), parsed; a syntax error is one
+ * `file:line:col` line.
  * @example
  * // readLimitsOverlay('search-limits.yaml') -> { primary: { resources: { search: { authenticated: 10 } } } }
  */
 export function readLimitsOverlay(file: string): unknown {
-  const document = parseSourceDocument(readTextFile(file), file);
+  const document = parseDataFile(readTextFile(file), file);
+  if (document.issues.length > 0) throw issuesError('TOLLGATE_INVALID_INPUT', document.issues, `\`${file}\``);
   if (!isObject(document.value))
     throw new TollgateError(
       'TOLLGATE_INVALID_INPUT',

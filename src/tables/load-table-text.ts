@@ -1,7 +1,8 @@
 /** Parses and validates one table, overlay or token text: every problem, with file, line and column. */
 import type { Issue } from '../core/issue.js';
+import { parseDataFile } from './json-document.js';
 import { type SchemaName, validateDocument } from './schema-validator.js';
-import { parseSourceDocument, type SourceDocument } from './yaml-document.js';
+import type { SourceDocument } from './yaml-document.js';
 
 /** A validated document, or the problems that stop it. */
 export interface LoadedText<T> {
@@ -12,7 +13,8 @@ export interface LoadedText<T> {
 }
 
 /**
- * Parses YAML or JSON `text` from `file` and validates it against `schema`.
+ * Parses `text` from `file` (a `.json` file with the JSON parser, anything else as YAML) and
+ * validates it against `schema`.
  * @example
  * import type { RawPermissionsTable } from 'tollgate/policy';
  * import { loadTableText } from 'tollgate/tables';
@@ -21,7 +23,7 @@ export interface LoadedText<T> {
  * issues.length; // 0
  */
 export function loadTableText<T>(text: string, file: string, schema: SchemaName): LoadedText<T> {
-  const document = parseSourceDocument(text, file);
+  const document = parseDataFile(text, file);
   const issues = validateDocument(document, schema);
   return issues.length > 0 ? { document, issues } : { document, value: document.value as T, issues };
 }

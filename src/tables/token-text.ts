@@ -4,7 +4,8 @@ import type { Issue } from '../core/issue.js';
 import { didYouMean } from '../core/suggest.js';
 import type { Level, Token } from '../core/token.js';
 import type { PolicyTables } from '../policy/tables.js';
-import { loadTableText } from './load-table-text.js';
+import { parseDataFile } from './json-document.js';
+import { validateDocument } from './schema-validator.js';
 
 interface RawToken {
   readonly kind: Token['kind'];
@@ -38,11 +39,13 @@ export function parseTokenText(
   file: string,
   tables: PolicyTables,
 ): { token?: Token; issues: Issue[] } {
-  const loaded = loadTableText<RawToken>(text, file, 'token');
-  if (loaded.value === undefined) return { issues: [...loaded.issues] };
-  const raw = loaded.value;
+  // A `.json` token file is read with the JSON parser, anything else as YAML.
+  const document = parseDataFile(text, file);
+  const schemaIssues = validateDocument(document, 'token');
+  if (schemaIssues.length > 0) return { issues: schemaIssues };
+  const raw = document.value as RawToken;
   const issues: Issue[] = [];
-  const at = (path: (string | number)[], key = false) => loaded.document.locate(path, { key });
+  const at = (path: (string | number)[], key = false) => document.locate(path, { key });
   if (raw.scopes !== undefined && !SCOPED.has(raw.kind))
     issues.push({
       code: 'unexpected_field',

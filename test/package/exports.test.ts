@@ -159,6 +159,7 @@ const PINNED_EXPORTS: Record<string, string[]> = {
     'loadTableText',
     'loadTables',
     'loadTokenFile',
+    'parseDataFile',
     'parseSourceDocument',
     'parseTokenText',
     'readTextFile',
