@@ -26,7 +26,8 @@ export function applyingNow(
   const atClock = applierAtClock(store);
   if (atClock === undefined) {
     // A store of the caller's: one that says `sync: true` and answers a promise is refused on its
-    // first answer, and the slot that answer may hold is given back once it settles.
+    // first answer (an admission, a completion or a release: the limiter sends each through here),
+    // and the slot that answer may hold is given back once it settles.
     return (event) => {
       const verdict = store.apply(event, clock(), config);
       if (verdict instanceof Promise) throw refusedAnswer(store, verdict, clock, config);

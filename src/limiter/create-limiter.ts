@@ -245,8 +245,8 @@ export function createLimiter<S extends LimitsStore = SyncLimitsStore>(
         ? (ticket.settledAnswer() as Verdict | Promise<Verdict> | undefined)
         : undefined;
     if (settled !== undefined) return settled;
-    const answer = store.apply({ kind: 'release', ticket, cpuMs: charge }, clock(), config);
-    const verdict = store.sync ? answer : promised(answer);
+    const event = { kind: 'release', ticket, cpuMs: charge } as const;
+    const verdict = store.sync ? applyNow!(event) : promised(store.apply(event, clock(), config));
     if (ticket instanceof AdmissionTicket) ticket.settle(verdict);
     return verdict;
   };

@@ -18,6 +18,9 @@ export interface ConnectionLike {
 
 export type FailureMode = 'fail-closed' | 'fail-open' | 'fallback';
 
+/** The policy that answered each ticket it answered itself (fallback or fail-open), shared by a store's policies. */
+export type TicketOwners = WeakMap<Ticket, FailurePolicy>;
+
 export interface FailurePolicyOptions {
   readonly timeoutMs: number;
   readonly onFailure: FailureMode;
@@ -91,6 +94,7 @@ function shareOf(config: LimitsConfig, share: number): LimitsConfig {
  * so a reply that arrived is used (redis-call-watch.ts). A connection still being made is waited
  * for, within the timeout. After a failure, Redis is left alone and the mode decides for
  * `retryAfterFailureMs`; after a calm spell, only until Redis answers a call sent before (below).
+ * The tickets it answers itself go in `owners` (a store's policies share one: redis-node-policies.ts).
  * @example
  * import { createFailurePolicy } from './redis-failure-policy.js';
  * const policy = createFailurePolicy({ status: 'ready' }, { timeoutMs: 50, onFailure: 'fallback', retryAfterFailureMs: 1000, fallbackShare: 0.5 });
@@ -99,11 +103,12 @@ function shareOf(config: LimitsConfig, share: number): LimitsConfig {
 export function createFailurePolicy(
   connection: ConnectionLike,
   options: FailurePolicyOptions,
+  owners: TicketOwners = new WeakMap(),
 ): FailurePolicy {
   const { timeoutMs, onFailure, retryAfterFailureMs, fallbackShare } = options;
   const local = onFailure === 'fallback' ? createMemoryStore() : null;
-  /** Tickets answered here (fallback or fail-open): settled here, whatever Redis does meanwhile. */
-  const ownTickets = new WeakSet<Ticket>();
+  /** Tickets answered here (fallback or fail-open), in `owners`: settled here, whatever Redis does meanwhile. */
+  const owns = (ticket: Ticket) => owners.get(ticket) === policy;
   const shares = new WeakMap<LimitsConfig, LimitsConfig>();
   /** The pause lasts until then; once past, when the last pause ended. */
   let downUntil = 0;
@@ -173,7 +178,7 @@ export function createFailurePolicy(
   }
 
   function decide(event: LimitEvent, now: number, config: LimitsConfig): Verdict {
-    if (event.kind !== 'admit' && ownTickets.has(event.ticket) && local === null)
+    if (event.kind !== 'admit' && owns(event.ticket) && local === null)
       return Object.assign(allowedVerdict(event.ticket.resource, event.ticket.limit, 0, 0, null, config), {
         degraded: 'fail-open' as const,
       });
@@ -188,7 +193,7 @@ export function createFailurePolicy(
           ? { ...event, limit: Math.max(1, Math.floor(event.limit * fallbackShare)) }
           : event;
       const verdict = local.apply(scaled, now, shared);
-      if (verdict.ticket !== null) ownTickets.add(verdict.ticket);
+      if (verdict.ticket !== null) owners.set(verdict.ticket, policy);
       return Object.assign(verdict, { degraded: 'fallback' as const });
     }
     const resource = event.kind === 'admit' ? event.resource : event.ticket.resource;
@@ -198,7 +203,7 @@ export function createFailurePolicy(
         event.kind === 'admit'
           ? new AdmissionTicket(event.key, resource, event.graphql, limit, 0, -1, 0)
           : null;
-      if (ticket !== null) ownTickets.add(ticket);
+      if (ticket !== null) owners.set(ticket, policy);
       return Object.assign(allowedVerdict(resource, limit, 0, 0, ticket, config), {
         degraded: 'fail-open' as const,
       });
@@ -206,14 +211,14 @@ export function createFailurePolicy(
     return unavailableVerdict(resource, limit, config);
   }
 
-  return {
+  const policy: FailurePolicy = {
     guard,
     open: () => connection.status === 'ready' && Date.now() >= downUntil,
     watch: calls.watch,
     watchStart: calls.watchStart,
     idle: calls.idle,
     decide,
-    ownsTicket: (ticket) => ownTickets.has(ticket),
+    ownsTicket: owns,
     read(key) {
       if (local !== null) return local.read(key);
       if (onFailure === 'fail-open') return undefined;
@@ -224,4 +229,5 @@ export function createFailurePolicy(
     },
     reset: (key) => local?.reset(key),
   };
+  return policy;
 }

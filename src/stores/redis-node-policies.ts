@@ -5,6 +5,7 @@ import {
   createFailurePolicy,
   type FailurePolicy,
   type FailurePolicyOptions,
+  type TicketOwners,
 } from './redis-failure-policy.js';
 
 /** A client's slot table, as an ioredis Cluster keeps it: per hash slot, its master's node key first. */
@@ -17,7 +18,9 @@ export interface NodePolicies {
   of(identity: string): FailurePolicy;
   /** The policy that answered for `ticket` itself (fallback or fail-open), which settles it too. */
   owning(ticket: Ticket): FailurePolicy | undefined;
-  /** Resolves once every call of every policy settled. */
+  /** Clears `identity`'s state in every policy's fallback store (its key may have had another master). */
+  reset(identity: string): void;
+  /** Resolves once every call of every policy settled (a dropped policy's too). */
   idle(): Promise<void>;
 }
 
@@ -51,6 +54,33 @@ export function keySlot(key: string): number {
 }
 
 /**
+ * The client as the policies see it: its status, and one 'ready' listener on it for all of them
+ * however many wait (one each made ioredis warn MaxListenersExceeded past ten masters).
+ */
+function sharedReady(client: ConnectionLike): ConnectionLike {
+  if (typeof client.once !== 'function') return client;
+  const waiting: (() => void)[] = [];
+  const ready = () => {
+    for (const listener of waiting.splice(0)) listener();
+  };
+  return {
+    get status() {
+      return client.status;
+    },
+    once(_event, listener) {
+      if (waiting.push(listener) === 1) client.once!('ready', ready);
+    },
+  };
+}
+
+/** The master of every slot of `slots` that names one. */
+function masters(slots: SlotTable['slots']): Set<string> {
+  const serving = new Set<string>();
+  for (const nodes of slots ?? []) if (nodes?.[0] !== undefined) serving.add(nodes[0]);
+  return serving;
+}
+
+/**
  * One failure policy for a plain client; for a Cluster client (one with a slot table), one per
  * master, found by the key's slot. Measured with one master of three killed (SIGKILL, 2,000
  * admissions a second over 300 identities): with one policy for the whole store, each call to the
@@ -58,6 +88,10 @@ export function keySlot(key: string): number {
  * 90% of the healthy identities' admissions were answered by `onFailure` for as long as the node
  * stayed down (ioredis retries such a call for 1-2 s and never fails it fast, and the cluster's
  * status stays `ready`). A slot whose master is not known yet shares the first policy.
+ * When a master not seen before appears (a failover promoted a replica, a master was added), the
+ * policies of addresses that no longer serve a slot are dropped, so failovers do not pile them
+ * up: a dropped policy's pause no longer matters, and the tickets it answered still reach it
+ * (`owning`: held by the tickets themselves, not by this table) and settle in its fallback store.
  * @example
  * import { createNodePolicies } from './redis-node-policies.js';
  * const options = { timeoutMs: 50, onFailure: 'fail-closed', retryAfterFailureMs: 1000, fallbackShare: 1 } as const;
@@ -69,16 +103,39 @@ export function createNodePolicies(
   options: FailurePolicyOptions,
   redisKeyOf: (identity: string) => string,
 ): NodePolicies {
-  const first = createFailurePolicy(client, options);
-  const policies = [first];
+  const connection = sharedReady(client);
+  /** Who answered each ticket answered locally: a WeakMap, so a dropped policy lives on while its tickets do. */
+  const owners: TicketOwners = new WeakMap();
+  const create = () => createFailurePolicy(connection, options, owners);
+  let first = create();
   if (!Array.isArray(client.slots)) {
     return {
       of: () => first,
-      owning: (ticket) => (first.ownsTicket(ticket) ? first : undefined),
+      owning: (ticket) => owners.get(ticket),
+      reset: (identity) => first.reset(identity),
       idle: () => first.idle(),
     };
   }
+  /** The policy of each master address; `first` goes to the first one seen. */
   const byNode = new Map<string, FailurePolicy>();
+  let firstTaken = false;
+  /** Dropped policies whose calls are still under way: `idle` waits for them. */
+  const dropped = new Set<FailurePolicy>();
+
+  const dropGone = () => {
+    const serving = masters(client.slots);
+    for (const [node, policy] of byNode) {
+      if (serving.has(node)) continue;
+      byNode.delete(node);
+      dropped.add(policy);
+      void policy.idle().then(() => dropped.delete(policy));
+      if (policy === first) {
+        first = create();
+        firstTaken = false;
+      }
+    }
+  };
+
   return {
     of(identity) {
       // Read afresh each time: the client rewrites its table when the cluster's layout changes.
@@ -86,16 +143,20 @@ export function createNodePolicies(
       if (node === undefined) return first;
       let policy = byNode.get(node);
       if (policy === undefined) {
-        policy = byNode.size === 0 ? first : createFailurePolicy(client, options);
+        // A master not seen before: the table changed; scanned once per new address (16,384 slots).
+        if (byNode.size > 0) dropGone();
+        policy = firstTaken ? create() : first;
+        firstTaken = true;
         byNode.set(node, policy);
-        if (policy !== first) policies.push(policy);
       }
       return policy;
     },
-    // A slot may have moved since: the ticket is asked of every policy (one per master).
-    owning: (ticket) => policies.find((policy) => policy.ownsTicket(ticket)),
+    owning: (ticket) => owners.get(ticket),
+    reset(identity) {
+      for (const policy of new Set([first, ...byNode.values()])) policy.reset(identity);
+    },
     idle: async () => {
-      await Promise.all(policies.map((policy) => policy.idle()));
+      await Promise.all([first, ...byNode.values(), ...dropped].map((policy) => policy.idle()));
     },
   };
 }

@@ -219,7 +219,8 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       return read === null ? policy.read(key) : read.state;
     },
     async reset(key: string): Promise<void> {
-      policies.of(key).reset(key);
+      // Every master's policy: the key's fallback state may lie in another (its slot moved since).
+      policies.reset(key);
       try {
         // The script keeps the identity's ticket counter; with no script loaded yet, no ticket
         // of this instance can be in flight, and the key just goes.
