@@ -70,10 +70,17 @@ export function checkWorkflowJob(grant: WorkflowGrant, options: WorkflowCheckOpt
     advice.push(
       `the workflow that uses this action grants its token; its calls need at least:\n${leastText}`,
     );
-  else if (grant.defaulted)
+  else if (grant.defaulted) {
+    const states = `job \`${grant.job}\` states no \`permissions:\` (the service's default depends on the repository's settings; tollgate judged with read-all)`;
+    // A step tollgate cannot read (an action, a command handed the token) runs on the default
+    // token today: a block of the judged calls alone could take from it what it needs (found on
+    // a real workflow: `uses: ./` of create-pull-request, advised `permissions: {}`).
     advice.push(
-      `job \`${grant.job}\` states no \`permissions:\` (the service's default depends on the repository's settings; tollgate judged with read-all): add the least block:\n${leastText}`,
+      grant.opaque.length === 0
+        ? `${states}: add the least block:\n${leastText}`
+        : `${states}: ${reasons.join('; ')}; add what those need to the least block of the judged calls before stating it${Object.keys(least).length === 0 ? ' (`permissions: {}` alone would leave them no permission)' : ''}:\n${leastText}`,
     );
+  }
   if (report.cannotHold.length > 0)
     advice.push(
       `a workflow token cannot hold ${report.cannotHold.map((p) => `\`${p}\``).join(', ')}: use ${WORKFLOW_TOKEN_ALTERNATIVE}`,
