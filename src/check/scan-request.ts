@@ -117,7 +117,16 @@ function routesOf(node: AstNode, context: ScanContext, depth: number): RouteSour
   }
   const values = stringValues(bare, context.facts);
   if (!values.complete || values.values.length === 0)
-    return [{ kind: 'unresolved', reason: `the route is ${values.reason ?? describeExpression(bare)}` }];
+    return [
+      {
+        kind: 'unresolved',
+        // The values' reason is a whole clause (`the result of \`f()\` is not a literal ...`).
+        reason:
+          values.reason === undefined
+            ? `the route is ${describeExpression(bare)}`
+            : `the route is not known (${values.reason})`,
+      },
+    ];
   return values.values.map((text) => fromText(text));
 }
 

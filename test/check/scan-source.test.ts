@@ -189,7 +189,7 @@ describe('scanSource: what cannot be resolved is listed with the reason', () => 
       '1 ? the route is the variable `route`, which has no value in this module (a parameter?)',
       // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source under test
       '2 ? `GET /repos/${fullName}-x/issues` has a hole inside a path segment',
-      '3 ? the route is the result of `routeFor()` is not a literal the module spells',
+      '3 ? the route is not known (the result of `routeFor()` is not a literal the module spells)',
       // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source under test
       '4 ? `${verb} /user` is not a route (`METHOD /path`)',
     ]);
