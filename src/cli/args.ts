@@ -42,6 +42,11 @@ export function parseCommandArgs(command: string, args: readonly string[], optio
         `${command}: unknown option \`${flag}\`${didYouMean(flag, known)}; valid options: ${known.join(', ')}`,
       );
     }
+    // A flag at the end with its value forgotten: node says "Option '--kind <value>' argument missing".
+    if (flag !== undefined && /argument missing/i.test(text))
+      throw new UsageError(
+        `${command}: \`${flag}\` needs a value (\`${flag} <value>\`; \`tollgate ${command} --help\` lists the choices)`,
+      );
     throw new UsageError(`${command}: ${text.split('\n')[0]}`);
   }
   refuseRepeatedValues(command, parsed.tokens, options);

@@ -59,6 +59,15 @@ describe('CLI bad input: one line, exit 2, no stack trace', () => {
     expectOneLineError(await run('explian'), 'unknown command `explian`', 'did you mean `explain`');
   });
 
+  // A new user's trial: `--kind` at the end printed node's "Option '--kind <value>' argument missing".
+  it('names a flag given without its value, and where the choices are', async () => {
+    expectOneLineError(
+      await run('check', 'calls.txt', '--kind'),
+      'check: `--kind` needs a value (`--kind <value>`; `tollgate check --help` lists the choices)',
+    );
+    expectOneLineError(await run('explain', 'GET', '/user', '--token'), 'explain: `--token` needs a value');
+  });
+
   it('rejects a level the permission does not offer', async () => {
     expectOneLineError(
       await run('explain', 'GET', '/x', '--kind', 'fine-grained', '--permission', 'metadata=write'),
