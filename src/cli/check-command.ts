@@ -75,9 +75,11 @@ export const checkCommand: Command = async (args, io) => {
     throw new UsageError('check: give at least one SOURCE (a file or folder); see `tollgate check --help`');
   if (values.token !== undefined && values.kind !== undefined)
     throw new UsageError('check: use either `--token FILE` or `--kind K`, not both');
-  const format = values.json
-    ? 'json'
-    : oneOf('format', (values.format as string | undefined) ?? 'text', FORMATS);
+  const given = values.format as string | undefined;
+  // `--json` is `--format json`: with another format the run could honour only one of them.
+  if (values.json && given !== undefined && given !== 'json')
+    throw new UsageError(`check: \`--json\` and \`--format ${given}\` ask for two formats; give one`);
+  const format = values.json ? 'json' : oneOf('format', given ?? 'text', FORMATS);
   // Before the sources are read: an overlay file that cannot be written is known now.
   if (typeof values['write-overlay'] === 'string')
     checkOutputPath('--write-overlay', values['write-overlay']);

@@ -68,6 +68,14 @@ describe('CLI bad input: one line, exit 2, no stack trace', () => {
     expectOneLineError(await run('explain', 'GET', '/user', '--token'), 'explain: `--token` needs a value');
   });
 
+  // The same trial: `--json --format sarif` printed JSON and said nothing of the SARIF asked for.
+  it('refuses --json beside another --format', async () => {
+    expectOneLineError(
+      await run('check', 'calls.txt', '--json', '--format', 'sarif'),
+      'check: `--json` and `--format sarif` ask for two formats; give one',
+    );
+  });
+
   it('rejects a level the permission does not offer', async () => {
     expectOneLineError(
       await run('explain', 'GET', '/x', '--kind', 'fine-grained', '--permission', 'metadata=write'),
