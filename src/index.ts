@@ -32,4 +32,6 @@ export type { PolicyOptions } from './policy/policy-options.js';
 export { shippedTables } from './policy/shipped-tables.js';
 export type { PolicyTables } from './policy/tables.js';
 export type { Decision, PolicyRequest, ReasonCode, ResourceContext } from './policy/types.js';
+export type { FailureOptions } from './stores/failure-options.js';
+export { guardStore } from './stores/guarded-store.js';
 export { createMemoryStore, type MemoryStore, type MemoryStoreOptions } from './stores/memory-store.js';

@@ -1,5 +1,5 @@
 /** The Redis store's options, checked at once: a wrong one throws here, never per request. */
-import { TollgateError } from '../core/errors.js';
+import { checkFailureOptions, type FailureOptions, invalidOption } from './failure-options.js';
 import type { FailureMode } from './redis-failure-policy.js';
 
 /** The ioredis methods the store uses (a `Redis` or a `Cluster` client has them all). */
@@ -32,7 +32,8 @@ export interface RedisClientLike {
   removeListener?(event: 'ready', listener: () => void): unknown;
 }
 
-export interface RedisStoreOptions {
+/** The Redis store's options; the failure options (`timeoutMs`, `onFailure`, ...) are those of failure-options.ts, about Redis. */
+export interface RedisStoreOptions extends FailureOptions {
   readonly client: RedisClientLike;
   /**
    * Key prefix, default `tollgate:`. One key per identity, `<prefix>{<identity>}:v2`: its state,
@@ -44,28 +45,7 @@ export interface RedisStoreOptions {
    * `TIME`. In production every instance must share the server's clock.
    */
   readonly useCallerClock?: boolean;
-  /** How long Redis may take to answer (a script call, a status read) before the failure mode decides, in ms. Default 50. */
-  readonly timeoutMs?: number;
-  /**
-   * When Redis is slow, down or full: `fail-closed` (default: refuse with 503), `fail-open`
-   * (admit unchecked) or `fallback` (decide with a local memory store until Redis answers again).
-   * The verdict's `degraded` says which applied.
-   */
-  readonly onFailure?: FailureMode;
-  /**
-   * After a failure, the failure mode decides at once, without asking Redis, for this many ms
-   * (default 1,000); only until Redis answers again (late answers count) when it had answered a
-   * call in time since the last pause.
-   */
-  readonly retryAfterFailureMs?: number;
-  /**
-   * In `fallback`, the part of every limit each instance enforces on its own (0 < share <= 1;
-   * default 1: each instance the whole limit). With N instances, `1 / N` keeps the total at the limit.
-   */
-  readonly fallbackShare?: number;
 }
-
-const FAILURE_MODES: readonly FailureMode[] = ['fail-closed', 'fail-open', 'fallback'];
 
 /** Every option of the Redis store, with its default applied. */
 export interface RedisStoreSettings {
@@ -78,13 +58,8 @@ export interface RedisStoreSettings {
   readonly fallbackShare: number;
 }
 
-function invalid(option: string, value: unknown, expected: string): TollgateError {
-  const shown = typeof value === 'string' ? `'${value}'` : String(value);
-  return new TollgateError(
-    'TOLLGATE_INVALID_OPTION',
-    `redis store: \`${option}\` is \`${shown}\`; ${expected}`,
-  );
-}
+const invalid = (option: string, value: unknown, expected: string) =>
+  invalidOption('redis store', option, value, expected);
 
 /**
  * The options with their defaults, or a `TOLLGATE_INVALID_OPTION` naming the first wrong one.
@@ -105,33 +80,11 @@ export function checkRedisStoreOptions(options: RedisStoreOptions): RedisStoreSe
     );
   const prefix = options.prefix ?? 'tollgate:';
   if (typeof prefix !== 'string') throw invalid('prefix', prefix, 'expected a string');
-  const timeoutMs = options.timeoutMs ?? 50;
-  if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0)
-    throw invalid('timeoutMs', timeoutMs, 'expected a positive number of milliseconds');
-  const onFailure = options.onFailure ?? 'fail-closed';
-  if (!FAILURE_MODES.includes(onFailure))
-    throw invalid('onFailure', onFailure, `valid: ${FAILURE_MODES.join(', ')}`);
-  const retryAfterFailureMs = options.retryAfterFailureMs ?? 1000;
-  if (
-    typeof retryAfterFailureMs !== 'number' ||
-    !Number.isFinite(retryAfterFailureMs) ||
-    retryAfterFailureMs < 0
-  )
-    throw invalid('retryAfterFailureMs', retryAfterFailureMs, 'expected a number of milliseconds >= 0');
-  const fallbackShare = options.fallbackShare ?? 1;
-  if (typeof fallbackShare !== 'number' || !(fallbackShare > 0 && fallbackShare <= 1))
-    throw invalid(
-      'fallbackShare',
-      fallbackShare,
-      'expected a number with 0 < share <= 1 (e.g. 1 / instances)',
-    );
+  const failure = checkFailureOptions(options, 'redis store');
   return {
     client,
     prefix,
     useCallerClock: options.useCallerClock === true,
-    timeoutMs,
-    onFailure,
-    retryAfterFailureMs,
-    fallbackShare,
+    ...failure,
   };
 }

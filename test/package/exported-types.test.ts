@@ -44,6 +44,7 @@ const PINNED_TYPES: Record<string, string[]> = {
     'CompleteFacts',
     'Decision',
     'EndpointMatch',
+    'FailureOptions',
     'Gate',
     'GateAnswer',
     'GateOptions',

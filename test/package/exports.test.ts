@@ -69,6 +69,7 @@ const PINNED_EXPORTS: Record<string, string[]> = {
     'createLimiter',
     'createMemoryStore',
     'createPolicy',
+    'guardStore',
     'isTollgateError',
     'limitedResponse',
     'retryDelay',
