@@ -20,7 +20,7 @@ import {
 } from './plan-read-fields.js';
 import type { Distribution } from './random.js';
 import type { Behaviour, CallerSpec, CallerToken, Scenario } from './scenario.js';
-import { limitsWithOverlays, readLimitsOverlay } from './scenario-limits.js';
+import { scenarioLimits } from './scenario-limits.js';
 import { SERVICE_TRAFFIC } from './sim-request.js';
 
 interface RawToken {
@@ -176,7 +176,9 @@ export function readScenario(
     seed: raw.seed,
     ...(raw.limits === undefined && options.limitsFile === undefined
       ? {}
-      : { limits: scenarioLimits(raw.limits, here, file, options.limitsFile) }),
+      : {
+          limits: scenarioLimits(raw.limits, here, { file, locate: document.locate }, options.limitsFile),
+        }),
     ...(raw.duration_seconds === undefined ? {} : { durationSeconds: raw.duration_seconds }),
     ...(raw.start === undefined ? {} : { start: raw.start }),
     ...(raw.window_modes === undefined ? {} : { windowModes: raw.window_modes }),
@@ -252,26 +254,6 @@ function retrySettings(retry: NonNullable<RawCaller['retry']>): NonNullable<Call
     ...(retry.min_wait_seconds === undefined ? {} : { minWaitSeconds: retry.min_wait_seconds }),
     ...(retry.backoff_factor === undefined ? {} : { backoffFactor: retry.backoff_factor }),
   };
-}
-
-/** The scenario's `limits` (an overlay, or a file relative to it), then `--limits FILE`, over the shipped table. */
-function scenarioLimits(
-  own: RawScenario['limits'],
-  here: (path: string) => string,
-  file: string,
-  limitsFile: string | undefined,
-) {
-  const overlays: unknown[] = [];
-  const origins: string[] = [];
-  if (own !== undefined) {
-    overlays.push(typeof own === 'string' ? readLimitsOverlay(here(own)) : own);
-    origins.push(typeof own === 'string' ? own : `${file} \`limits\``);
-  }
-  if (limitsFile !== undefined) {
-    overlays.push(readLimitsOverlay(limitsFile));
-    origins.push(limitsFile);
-  }
-  return limitsWithOverlays(overlays, origins.join(' and '));
 }
 
 function octokitSettings(raw: NonNullable<RawCaller['octokit']>): NonNullable<CallerSpec['octokit']> {

@@ -110,8 +110,25 @@ describe('the simulator on the production path', () => {
     const bad = file('bad-limits.yaml', 'primary:\n  resources:\n    lfs:\n      anonymous: -1\n');
     const refused = await cli('simulate', scenario, '--limits', bad);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/bad-limits\.yaml: limits: .*lfs.*anonymous/);
-    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    // Each problem at its line and column in the overlay that wrote it (a new user's trial: they
+    // were named by field only, as `bad-limits.yaml: limits: ...`).
+    expect(refused.stderr).toContain('bad-limits.yaml:4:18: `primary.resources.lfs.anonymous` must be >= 1');
+    expect(refused.stderr).not.toMatch(/\n\s+at /);
+    // The scenario's own `limits`, at its place in the scenario; `--limits` over it wins the field.
+    const own = file(
+      'own-limits.yaml',
+      `${readFileSync(scenario, 'utf8')}limits:\n  secondary:\n    concurrency: { limit: 0 }\n`,
+    );
+    const ownRefused = await cli('simulate', own);
+    expect([ownRefused.code, ownRefused.stderr.trim()]).toEqual([
+      2,
+      `tollgate: ${own}:12:27: \`secondary.concurrency.limit\` must be >= 1`,
+    ]);
+    const fixed = file('fixed.json', '{"secondary": {"concurrency": {"limit": 2.5}}}');
+    const jsonRefused = await cli('simulate', own, '--limits', fixed);
+    expect(jsonRefused.stderr.trim()).toBe(
+      `tollgate: ${fixed}:1:41: \`secondary.concurrency.limit\` must be integer`,
+    );
   });
 
   it('refuses a scenario over 10^9 requests up front, naming the field, unless told to go on', async () => {
