@@ -1,11 +1,10 @@
+import { article } from '../core/article.js';
 import { didYouMean } from '../core/suggest.js';
 import type { PolicyTables } from '../policy.js';
 import { type Level, TOKEN_KINDS, type Token, type TokenKind } from '../policy.js';
 import { loadTokenFile } from '../tables.js';
 import { oneOf } from './args.js';
 import { UsageError } from './io.js';
-
-const article = (word: string) => (/^[aeiou]/.test(word) ? 'an' : 'a');
 
 /** The token flags as parsed. */
 export interface TokenFlags {

@@ -3,6 +3,7 @@
  * budget. A user's tokens share that user's budget (seed 000, "Primary rate limits": "combined over
  * all those tokens"), so `tokensPerUser` adds callers, not budget.
  */
+import { article } from '../core/article.js';
 import type { TokenKind } from '../core/token.js';
 
 /**
@@ -51,10 +52,10 @@ export function poolProblems(pool: Pool, kind: TokenKind): string[] {
   const wanted = unit === 'users' ? USER_KINDS : ['app-installation'];
   if (!wanted.includes(kind)) {
     const instead = USER_KINDS.includes(kind)
-      ? `; a \`${kind}\` token pools as \`users\``
+      ? `; ${article(kind)} \`${kind}\` token pools as \`users\``
       : kind === 'app-installation'
         ? '; an `app-installation` token pools as `installations`'
-        : `; a \`${kind}\` token cannot be pooled (pools are of users or installations)`;
+        : `; ${article(kind)} \`${kind}\` token cannot be pooled (pools are of users or installations)`;
     problems.push(
       `a pool of \`${unit}\` needs ${unit === 'users' ? `a user token (${USER_KINDS.join(', ')})` : 'an `app-installation` token'}, not \`${kind}\`${instead}`,
     );

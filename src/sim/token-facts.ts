@@ -1,4 +1,5 @@
 /** Identity facts that change nothing for a token kind: refused, so a scenario never silently ignores one. */
+import { article } from '../core/article.js';
 import { callerClassOf, type LimitsCaller } from '../limits/identity.js';
 import type { LimitsConfig } from '../limits/limits-config.js';
 import { primaryLimits } from '../limits/primary-limit.js';
@@ -44,10 +45,6 @@ const ENTERPRISE_KINDS = [
   'workflow',
   'anonymous',
 ] as const;
-
-function article(word: string): string {
-  return /^[aeiou]/.test(word) ? 'an' : 'a';
-}
 
 /**
  * True when an enterprise-cloud organization changes the primary limit of `kind`.

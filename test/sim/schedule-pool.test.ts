@@ -178,7 +178,7 @@ describe('pools', () => {
         callers: [caller({ token: { kind: 'anonymous', ip: '198.51.100.1' }, work: 5, pool: { users: 2 } })],
       }),
     ).toThrow(
-      /caller `job`: `pool`: a pool of `users` needs a user token .*, not `anonymous`; a `anonymous` token cannot be pooled/,
+      /caller `job`: `pool`: a pool of `users` needs a user token .*, not `anonymous`; an `anonymous` token cannot be pooled/,
     );
   });
 });
