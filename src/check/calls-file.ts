@@ -104,16 +104,22 @@ export function readListCalls(text: string, file: string): Call[] {
   if (doc.issues.length > 0) throw inputError(doc.issues);
   const list = (doc.value as { calls?: unknown } | null)?.calls ?? doc.value;
   const base = Array.isArray(doc.value) ? [] : ['calls'];
-  if (!Array.isArray(list))
+  if (!Array.isArray(list)) {
+    // A workflow outside a `workflows/` folder is read as a calls file: say where workflows are read.
+    const value = doc.value as Record<string, unknown> | null;
+    const workflow = typeof value === 'object' && value !== null && 'jobs' in value && 'on' in value;
     throw inputError([
       {
         code: 'not_a_list',
         message: 'a calls file is a list of calls (or `calls:` with one)',
-        hint: 'items: `GET /path` or `{ method, path, visibility }`',
+        hint: workflow
+          ? 'this looks like a workflow: workflows are read from a `workflows/` folder (as `.github/workflows/`), and composite actions from `action.yml`'
+          : 'items: `GET /path` or `{ method, path, visibility }`',
         path: [],
         source: doc.locate([]),
       },
     ]);
+  }
   const calls: Call[] = [];
   const issues: Issue[] = [];
   list.forEach((item: unknown, i) => {

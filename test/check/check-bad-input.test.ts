@@ -25,6 +25,17 @@ describe('tollgate check on bad input', () => {
     expect(stdout).toContain('fine-grained: 200000 calls, 200000 allowed; grant: issues=read');
   }, 60_000);
 
+  // A new user's trial: a workflow copied outside a `workflows/` folder was read as a calls file
+  // and refused without a word about where workflows are read.
+  it('says where workflows are read when one is given outside a workflows folder', async () => {
+    const workflow = file('misc/cherry.yml', 'on: push\njobs:\n  a:\n    runs-on: x\n    steps: []\n');
+    await expectBadInput(
+      ['check', workflow],
+      'cherry.yml:1:1: a calls file is a list of calls',
+      'this looks like a workflow: workflows are read from a `workflows/` folder',
+    );
+  });
+
   it('names the file, line and column of an unknown method, with the valid choices', async () => {
     const calls = file('bad.txt', 'GET /notifications\nFETCH /notifications\n');
     await expectBadInput(
