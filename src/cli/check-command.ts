@@ -167,9 +167,11 @@ export const checkCommand: Command = async (args, io) => {
     if (problems.length === 0) return EXIT.badInput;
   }
   if (problems.length > 0) {
+    // Sources, not problems: one file may hold several.
+    const unread = new Set(problems.map((problem) => problem.source.file)).size;
     if (calls.length > 0 || grants.length > 0)
       io.stderr(
-        `tollgate: ${problems.length} source${problems.length === 1 ? '' : 's'} could not be read; the others were judged\n`,
+        `tollgate: ${unread} source${unread === 1 ? '' : 's'} could not be read; the others were judged\n`,
       );
     return EXIT.badInput;
   }

@@ -15,12 +15,13 @@ describe('reading sources', () => {
       'mixed/.service/workflows/good.yml',
       'on: push\npermissions: { issues: read }\njobs:\n  a:\n    runs-on: x\n    steps:\n      - uses: actions/github-script@v7\n        with:\n          script: await github.rest.issues.listEventsForRepo({ owner, repo });\n',
     );
-    file('mixed/.service/workflows/broken.yml', 'on: push\njobs:\n  a: [unclosed\n');
+    // Two problems in one file (a new user's trial counted them as two sources).
+    file('mixed/.service/workflows/broken.yml', 'on: push\non: pull_request\njobs:\n  a: [unclosed\n');
     const folder = good.replace(/\.service.*$/, '');
     const { code, stdout, stderr } = await run('check', folder);
     expect(code).toBe(2);
     expect(stdout).toMatch(/good\.yml:9:\d+\s+GET \/repos\/\{owner\}\/\{repo\}\/issues\/events\s+allowed/);
-    expect(stderr).toMatch(/^tollgate: .*broken\.yml:\d+:\d+: invalid YAML/m);
+    expect(stderr.match(/^tollgate: .*broken\.yml:\d+:\d+: invalid YAML/gm)?.length).toBeGreaterThan(1);
     expect(stderr).toMatch(/^tollgate: 1 source could not be read; the others were judged$/m);
   });
 
