@@ -41,11 +41,13 @@ export interface ReadSources extends SourceCalls {
   readonly problems: readonly Issue[];
 }
 
-async function readOne(file: string, tables: PolicyTables): Promise<SourceCalls> {
+async function readOne(file: string, tables: PolicyTables, inFolder: boolean): Promise<SourceCalls> {
   const text = readTextFile(file);
   const extension = extname(file).toLowerCase();
   if (isWorkflowPath(file) || isActionPath(file))
-    return readWorkflow(text, file, tables, await octokitRoutes());
+    // Found in a folder, a JavaScript or Docker action's action.yml is passed over: its code is
+    // in the folder (a repository's root holds both; refusing it failed every such run).
+    return readWorkflow(text, file, tables, await octokitRoutes(), inFolder);
   if (CODE.has(extension)) return { calls: scanSource(text, file, await octokitRoutes()), grants: [] };
   if (extension === '.txt') return { calls: readTextCalls(text, file), grants: [] };
   if (['.yaml', '.yml', '.json'].includes(extension))
@@ -66,7 +68,9 @@ async function readOne(file: string, tables: PolicyTables): Promise<SourceCalls>
 
 /**
  * The calls of every source, and the workflow jobs among them. A folder is scanned for code,
- * workflow files under a `workflows` folder and `action.yml` files. A source that cannot be read
+ * workflow files under a `workflows` folder and composite actions' `action.yml` files (another
+ * action's is passed over: its code is scanned); `node_modules`, `.git`, `dist` and `coverage`
+ * are not entered. A source that cannot be read
  * (missing, not parsable) is a problem with its file, line and column; the others are still read.
  * @example
  * import { readSources } from './read-sources.js';
@@ -81,8 +85,10 @@ export async function readSources(sources: readonly string[], tables: PolicyTabl
   const problems: Issue[] = [];
   for (const source of sources) {
     let files: string[];
+    let inFolder = false;
     try {
-      files = statSync(source).isDirectory() ? codeFiles(source) : [source];
+      inFolder = statSync(source).isDirectory();
+      files = inFolder ? codeFiles(source) : [source];
     } catch {
       problems.push({
         code: 'no_source',
@@ -94,7 +100,7 @@ export async function readSources(sources: readonly string[], tables: PolicyTabl
     }
     for (const file of files) {
       try {
-        const found = await readOne(file, tables);
+        const found = await readOne(file, tables, inFolder);
         // One by one: a spread of 200,000 calls (one large file) would overflow the stack.
         for (const call of found.calls) calls.push(call);
         grants.push(...found.grants);

@@ -48,6 +48,8 @@ export function readWorkflow(
   file: string,
   _tables: PolicyTables,
   routes: ReadonlyMap<string, OctokitRoute>,
+  /** `true` in a folder scan: an action that is not composite holds no calls (its code does). */
+  skipCodeActions = false,
 ): SourceCalls {
   const tooLarge = tooLargeForYaml(text, file);
   if (tooLarge !== null) throw inputError([tooLarge]);
@@ -83,6 +85,7 @@ export function readWorkflow(
 
   const using = document.getIn(['runs', 'using']);
   if (using !== undefined) {
+    if (using !== 'composite' && skipCodeActions) return { calls: [], grants: [] };
     if (using !== 'composite')
       throw inputError([
         {

@@ -25,6 +25,25 @@ describe('reading sources', () => {
     expect(stderr).toMatch(/^tollgate: 1 source could not be read; the others were judged$/m);
   });
 
+  // A new user's trial: `check .` at a JavaScript action's root exited 2 on its action.yml
+  // (`runs.using: node20`), whose code the same run was scanning.
+  it('passes over a JavaScript action’s action.yml in a folder, and refuses it named alone', async () => {
+    const action = file('js-action/action.yml', 'name: x\nruns:\n  using: node20\n  main: dist/index.js\n');
+    file(
+      'js-action/src/main.ts',
+      "import * as github from '@actions/github';\nconst octokit = github.getOctokit('t');\nawait octokit.rest.issues.listEventsForRepo({ owner: 'o', repo: 'r' });\n",
+    );
+    const folder = action.replace(/action\.yml$/, '');
+    const scanned = await run('check', folder, '--kind', 'fine-grained');
+    expect([scanned.code, scanned.stderr]).toEqual([0, '']);
+    expect(scanned.stdout).toMatch(
+      /main\.ts:3:\d+\s+GET \/repos\/\{owner\}\/\{repo\}\/issues\/events\s+allowed/,
+    );
+    const alone = await run('check', action, '--kind', 'fine-grained');
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toContain('the action runs `node20`, not `composite`: its calls are in its code');
+  });
+
   it('reports a broken `.json` calls file as invalid JSON at its line and column, not as invalid YAML', async () => {
     const broken = file('calls.json', '[\n  "GET /notifications",\n  "PUT /notifications",\n]\n');
     const { code, stderr } = await run('check', broken, '--kind', 'classic');
