@@ -1,8 +1,8 @@
 /** Workflow files and composite actions: per job, the workflow token its `permissions:` grant, and the calls its steps make. */
-import { isMap, isScalar, LineCounter, parseDocument, type Scalar } from 'yaml';
+import { isMap, isScalar, LineCounter, type Scalar } from 'yaml';
 import { type Issue, inFileOrder } from '../core/issue.js';
 import type { PolicyTables } from '../policy/tables.js';
-import { tooLargeForYaml } from '../tables/yaml-document.js';
+import { parseYaml, syntaxErrors, tooLargeForYaml } from '../tables/yaml-bounds.js';
 import { REPEATED_KEY_MESSAGE, repeatedKeyOffsets } from '../tables/yaml-keys.js';
 import { type Call, inputError, type Origin, type SourceCalls, type WorkflowGrant } from './call.js';
 import type { OctokitRoute } from './octokit-routes.js';
@@ -54,16 +54,21 @@ export function readWorkflow(
   const tooLarge = tooLargeForYaml(text, file);
   if (tooLarge !== null) throw inputError([tooLarge]);
   const lineCounter = new LineCounter();
-  // Repeated keys are found by repeatedKeyOffsets, in linear time (yaml's check is quadratic).
-  const document = parseDocument(text, { lineCounter, uniqueKeys: false });
+  const document = parseYaml(text, lineCounter);
+  if ('tooDeep' in document)
+    throw inputError([
+      {
+        code: 'yaml_syntax',
+        message: `invalid YAML: ${document.tooDeep}`,
+        path: [],
+        source: { file, line: 1, column: 1 },
+      },
+    ]);
   const at = (offset: number | undefined): Origin => {
     const { line, col } = lineCounter.linePos(offset ?? 0);
     return { file, line, column: col };
   };
-  const syntax = [
-    ...document.errors.map((error) => ({ message: error.message, offset: error.pos[0] })),
-    ...repeatedKeyOffsets(document).map((offset) => ({ message: REPEATED_KEY_MESSAGE, offset })),
-  ];
+  const syntax = syntaxErrors(document, repeatedKeyOffsets(document), REPEATED_KEY_MESSAGE);
   if (syntax.length > 0)
     throw inputError(
       inFileOrder(

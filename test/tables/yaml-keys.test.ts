@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { type Document, isMap, isSeq, type Node, parseDocument } from 'yaml';
 import { readWorkflow } from '../../src/check/workflow.js';
 import { shippedTables } from '../../src/policy/shipped-tables.js';
-import { MAX_YAML_MARKS, parseSourceDocument } from '../../src/tables/yaml-document.js';
+import { MAX_YAML_TOKENS } from '../../src/tables/yaml-bounds.js';
+import { parseSourceDocument } from '../../src/tables/yaml-document.js';
 import { nodeFinder, repeatedKeyOffsets } from '../../src/tables/yaml-keys.js';
 
 function yamlFiles(dir: string): string[] {
@@ -102,20 +103,45 @@ describe('YAML key work in linear time', () => {
     });
   });
 
-  it('refuses a document past the mark bound with one issue, before parsing it', () => {
-    const items = 'a,'.repeat(MAX_YAML_MARKS);
-    const parsed = parseSourceDocument(`kind: classic\nscopes: [${items}]\n`, 'big.yaml');
-    expect(parsed.value).toBeUndefined();
-    expect(parsed.issues).toEqual([
-      expect.objectContaining({
-        code: 'too_large',
-        message: expect.stringContaining('more than 250,000 line breaks, commas, dashes and brackets'),
-        source: { file: 'big.yaml', line: 1, column: 1 },
-      }),
-    ]);
+  it('refuses a document past the token bound with one issue, before parsing it, whatever its characters', () => {
+    const tooLarge = {
+      code: 'too_large',
+      message: expect.stringContaining('too large to read as YAML: more than 2,000,000 tokens'),
+      source: { file: 'big.yaml', line: 1, column: 1 },
+    };
+    // A flow list, and (the review of the first bound, which counted only line breaks, commas,
+    // dashes and brackets) stray closing braces and `: ` pairs, each a node or an error to yaml.
+    for (const body of [
+      `scopes: [${'a,'.repeat(MAX_YAML_TOKENS / 2)}]`,
+      '}'.repeat(MAX_YAML_TOKENS + 1),
+      `x: ${': '.repeat(MAX_YAML_TOKENS / 2 + 1)}`,
+    ]) {
+      const parsed = parseSourceDocument(`kind: classic\n${body}\n`, 'big.yaml');
+      expect(parsed.value).toBeUndefined();
+      expect(parsed.issues).toEqual([expect.objectContaining(tooLarge)]);
+    }
+    const items = 'a,'.repeat(MAX_YAML_TOKENS / 2);
     expect(() => readWorkflow(`on: push\njobs: [${items}]\n`, 'big.yml', shippedTables(), new Map())).toThrow(
       /big\.yml:1:1: too large to read as YAML/,
     );
+  });
+
+  it('reports the first 100 syntax errors and how many more, not a million issues', () => {
+    const parsed = parseSourceDocument(`kind: classic\n${'""\n'.repeat(150)}`, 'errors.yaml');
+    expect(parsed.issues).toHaveLength(101);
+    expect(parsed.issues[100]?.message).toMatch(/^invalid YAML: \d+ more errors from here on$/);
+    expect(parsed.issues[99]?.source.line).toBeLessThanOrEqual(parsed.issues[100]!.source.line);
+  });
+
+  it('reports a nesting too deep for the parser as invalid YAML, not an internal error', () => {
+    // 12 KB: implicit keys nested in a flow sequence overflow yaml's recursion (the review's case).
+    const parsed = parseSourceDocument(`[${'a: b: '.repeat(2000)}]\n`, 'deep.yaml');
+    expect(parsed.issues).toEqual([
+      expect.objectContaining({
+        code: 'yaml_syntax',
+        message: expect.stringContaining('invalid YAML: nested too deeply'),
+      }),
+    ]);
   });
 
   it('refuses a repeated key in a workflow at its position', () => {
