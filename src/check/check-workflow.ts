@@ -72,11 +72,12 @@ export function checkWorkflowJob(grant: WorkflowGrant, options: WorkflowCheckOpt
     );
   else if (grant.defaulted) {
     const states = `job \`${grant.job}\` states no \`permissions:\` (the service's default depends on the repository's settings; tollgate judged with read-all)`;
-    // A step tollgate cannot read (an action, a command handed the token) runs on the default
-    // token today: a block of the judged calls alone could take from it what it needs (found on
-    // a real workflow: `uses: ./` of create-pull-request, advised `permissions: {}`).
+    // A step tollgate cannot read (an action, a command handed the token), or a call it could not
+    // judge, runs on the default token today: a block of the judged calls alone could take from it
+    // what it needs (found on a real workflow: `uses: ./` of create-pull-request, advised
+    // `permissions: {}`; the review found the same for calls not judged).
     advice.push(
-      grant.opaque.length === 0
+      reasons.length === 0
         ? `${states}: add the least block:\n${leastText}`
         : `${states}: ${reasons.join('; ')}; add what those need to the least block of the judged calls before stating it${Object.keys(least).length === 0 ? ' (`permissions: {}` alone would leave them no permission)' : ''}:\n${leastText}`,
     );

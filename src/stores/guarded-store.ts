@@ -48,14 +48,21 @@ export function guardStore(store: LimitsStore, options: FailureOptions = {}): As
       'TOLLGATE_INVALID_OPTION',
       `guardStore: \`options\` is \`${String(options)}\`; expected \`{ timeoutMs, onFailure, retryAfterFailureMs, fallbackShare }\``,
     );
-  const policy = createFailurePolicy({ status: 'ready' }, checkFailureOptions(options, 'guardStore'));
+  const settings = checkFailureOptions(options, 'guardStore');
+  const policy = createFailurePolicy({ status: 'ready' }, { ...settings, failing: 'guardStore: the store' });
+  /** How long `close` waits for calls in flight: the call watch's own longest wait. */
+  const closeWaitMs = Math.max(1000, 20 * settings.timeoutMs);
 
-  /** Gives back the slot of an admission granted after the guard answered it. */
-  const releaseLate = (now: number, config: LimitsConfig) => (late: Verdict) => {
+  /**
+   * Gives back the slot of an admission granted after the guard answered it, at the admission's
+   * time plus the time since (at the admission's own time, a store would read a clock gone back).
+   */
+  const releaseLate = (now: number, sentAt: number, config: LimitsConfig) => (late: Verdict) => {
     if (late.ticket === null) return;
     const released = { kind: 'release', ticket: late.ticket, cpuMs: 0 } as const;
+    const later = now + Math.max(0, Date.now() - sentAt);
     Promise.resolve()
-      .then(() => store.apply(released, now, config))
+      .then(() => store.apply(released, later, config))
       .catch(() => {
         // The store failed again: the slot is freed when its lease runs out (`secondary.concurrency.leaseMs`).
       });
@@ -71,7 +78,7 @@ export function guardStore(store: LimitsStore, options: FailureOptions = {}): As
           call.sending();
           return await store.apply(given, now, config);
         },
-        given.kind === 'admit' ? releaseLate(now, config) : undefined,
+        given.kind === 'admit' ? releaseLate(now, Date.now(), config) : undefined,
       );
       return answer ?? policy.decide(event, now, config);
     },
@@ -83,7 +90,16 @@ export function guardStore(store: LimitsStore, options: FailureOptions = {}): As
       return read === null ? policy.read(key) : read.state;
     },
     async close() {
-      await policy.idle();
+      // A hung call never settles: wait for the calls in flight as long as the watch would, then
+      // close the store anyway (closing is often what ends a hung call: a database pool's end).
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        policy.idle(),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, closeWaitMs);
+        }),
+      ]);
+      clearTimeout(timer);
       await store.close?.();
     },
   };

@@ -27,6 +27,8 @@ export interface FailurePolicyOptions {
   readonly retryAfterFailureMs: number;
   /** The part of each limit one instance enforces in `fallback` (0 < share <= 1). */
   readonly fallbackShare: number;
+  /** Who fails, in an error's words: `redis store: Redis` by default, `guardStore: the store`. */
+  readonly failing?: string;
 }
 
 /**
@@ -224,7 +226,7 @@ export function createFailurePolicy(
       if (onFailure === 'fail-open') return undefined;
       throw new TollgateError(
         'TOLLGATE_STORE_UNAVAILABLE',
-        `redis store: Redis failed or did not answer within ${timeoutMs} ms (onFailure \`fail-closed\`)`,
+        `${options.failing ?? 'redis store: Redis'} failed or did not answer within ${timeoutMs} ms (onFailure \`fail-closed\`)`,
       );
     },
     reset: (key) => local?.reset(key),

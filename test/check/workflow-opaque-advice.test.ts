@@ -4,7 +4,9 @@
 // peter-evans/create-pull-request (test/fixtures/advice/), where `check` advised `permissions: {}`
 // for a job whose `uses: ./` step opens a pull request.
 import { describe, expect, it } from 'vitest';
-import { run } from '../support/cli.js';
+import { run, scratchFiles } from '../support/cli.js';
+
+const file = scratchFiles('tollgate-advice-');
 
 const WORKFLOW =
   'test/fixtures/advice/peter-evans__create-pull-request/.github/workflows/cpr-example-command.yml';
@@ -26,5 +28,17 @@ describe('the advice for a job with no `permissions:` and steps tollgate cannot 
     expect(report.workflow.advice).toEqual([
       expect.stringMatching(/`uses: \.\/`.*may need what the token holds; add what those need/),
     ]);
+  });
+
+  // The review of that mend: a job whose only calls could not be judged got the bare block too.
+  it('does the same for calls it could not judge', async () => {
+    const workflow = file(
+      'repo/.github/workflows/open.yml',
+      'on: push\njobs:\n  open:\n    runs-on: x\n    steps:\n      - run: gh api repos/o/r/pulls -X POST -f title=t -f head=h -f base=main\n',
+    );
+    const { stdout } = await run('check', workflow);
+    expect(stdout).toContain('1 call not judged may need it');
+    expect(stdout).toContain('(`permissions: {}` alone would leave them no permission)');
+    expect(stdout).not.toContain('add the least block:');
   });
 });

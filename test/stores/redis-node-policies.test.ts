@@ -115,7 +115,7 @@ describe.runIf(runRedisTests)(
       expect((await store.apply(admitEvent({ key: other!.identity }), T0, config)).degraded).toBeUndefined();
       // The identity's master stalls: its policy's fallback store admits the request.
       const stall = new Redis({ host: '127.0.0.1', port: home!.port });
-      await stall.call('CLIENT', 'PAUSE', '300', 'ALL');
+      await stall.call('CLIENT', 'PAUSE', '1500', 'ALL');
       expect((await store.apply(admitEvent({ key: user }), T0, config)).degraded).toBe('fallback');
       // Answered once the pause ends, after the admission sent before it (which ran too late to charge).
       await client.del(key);
@@ -125,9 +125,12 @@ describe.runIf(runRedisTests)(
       await store.reset(user);
       await client.del(key);
       await moveEmptySlot(running, slot, other!.port, home!.port);
+      // Redis holds a state of the identity again, so a read Redis answered would not be empty.
+      expect((await store.apply(admitEvent({ key: user }), T0, config)).degraded).toBeUndefined();
 
-      // The master stalls again: the state read is answered by its policy's fallback store.
-      await stall.call('CLIENT', 'PAUSE', '300', 'ALL');
+      // The master stalls again (past the watch's longest wait, 1 s): the state read is answered
+      // by its policy's fallback store, which the reset emptied.
+      await stall.call('CLIENT', 'PAUSE', '1500', 'ALL');
       expect(await store.read(user)).toBeUndefined();
       stall.disconnect();
       await store.close();
