@@ -1,34 +1,12 @@
 // The Redis store on a three-master Redis Cluster: one identity's keys share a slot, scripts run
 // where the keys live, and the answers are the ones a single server gives.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Cluster } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Ticket } from '../../src/limits/limit-event.js';
 import { keySlot } from '../../src/stores/redis-node-policies.js';
 import { createRedisStore } from '../../src/stores/redis-store.js';
 import { admitEvent, config, T0 } from '../limits/support.js';
-import { requireRedis, runRedisTests, startCluster } from '../support/redis-server.js';
-
-/** A three-master cluster for the describe block it is called in (started before, stopped after), and a client of it. */
-function clusterForBlock(extra: readonly string[] = []) {
-  const running: { cluster?: Awaited<ReturnType<typeof startCluster>>; client?: Cluster } = {};
-  const dir = mkdtempSync(join(tmpdir(), 'tollgate-cluster-'));
-  beforeAll(async () => {
-    requireRedis();
-    running.cluster = await startCluster(dir, extra);
-    const client = new Cluster(running.cluster.ports.map((port) => ({ host: '127.0.0.1', port })));
-    running.client = client;
-    await new Promise<void>((resolve) => client.once('ready', () => resolve()));
-  }, 60_000);
-  afterAll(async () => {
-    running.client?.disconnect();
-    await running.cluster?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  return running as Required<typeof running>;
-}
+import { runRedisTests } from '../support/redis-server.js';
+import { clusterForBlock } from './cluster-layout.js';
 
 describe.runIf(runRedisTests)('the Redis store on a Redis Cluster', () => {
   const running = clusterForBlock();
