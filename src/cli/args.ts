@@ -45,7 +45,7 @@ export function parseCommandArgs(command: string, args: readonly string[], optio
     // A flag at the end with its value forgotten: node says "Option '--kind <value>' argument missing".
     if (flag !== undefined && /argument missing/i.test(text))
       throw new UsageError(
-        `${command}: \`${flag}\` needs a value (\`${flag} <value>\`; \`tollgate ${command} --help\` lists the choices)`,
+        `${command}: \`${flag}\` needs a value (\`${flag} <value>\`; \`tollgate ${command} --help\` says what it takes)`,
       );
     throw new UsageError(`${command}: ${text.split('\n')[0]}`);
   }

@@ -63,7 +63,7 @@ describe('CLI bad input: one line, exit 2, no stack trace', () => {
   it('names a flag given without its value, and where the choices are', async () => {
     expectOneLineError(
       await run('check', 'calls.txt', '--kind'),
-      'check: `--kind` needs a value (`--kind <value>`; `tollgate check --help` lists the choices)',
+      'check: `--kind` needs a value (`--kind <value>`; `tollgate check --help` says what it takes)',
     );
     expectOneLineError(await run('explain', 'GET', '/user', '--token'), 'explain: `--token` needs a value');
   });
