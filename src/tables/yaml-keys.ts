@@ -29,7 +29,8 @@ export function repeatedKeyOffsets(document: Document): number[] {
     Map(_key, map) {
       const seen = new Set<unknown>();
       for (const pair of map.items) {
-        if (!isScalar(pair.key)) continue;
+        // NaN is no key's equal, itself included, as in yaml's check.
+        if (!isScalar(pair.key) || Number.isNaN(pair.key.value)) continue;
         if (seen.has(pair.key.value)) offsets.push(pair.key.range?.[0] ?? 0);
         else seen.add(pair.key.value);
       }

@@ -77,6 +77,12 @@ describe('YAML key work in linear time', () => {
     }
   });
 
+  it('takes two NaN keys for two keys, as yaml does', () => {
+    const text = '.nan: 1\n.NaN: 2\n';
+    expect(repeatedKeyOffsets(parseDocument(text, { uniqueKeys: false }))).toEqual([]);
+    expect(parseDocument(text, { uniqueKeys: true }).errors).toEqual([]);
+  });
+
   it('locates a repeated key at its line, and the first of two keys when asked for the key', () => {
     const text = 'version: 1\nendpoints:\n  GET /x: {}\n  GET /y: {}\n  GET /x: {}\n';
     expect(parseSourceDocument(text, 'dup.yaml').issues).toEqual([
