@@ -109,7 +109,17 @@ export function guardStore(store: LimitsStore, options: FailureOptions = {}): As
       ...guarded,
       async reset(key) {
         policy.reset(key);
-        await reset(key);
+        // Under the timeout too: a hung store would hold `limiter.reset` forever.
+        const done = await policy.guard(async (call) => {
+          call.sending();
+          await reset(key);
+          return true;
+        });
+        if (done === null)
+          throw new TollgateError(
+            'TOLLGATE_STORE_UNAVAILABLE',
+            `guardStore: the store failed or did not answer within ${settings.timeoutMs} ms; \`${key}\` was not reset`,
+          );
       },
     };
   }

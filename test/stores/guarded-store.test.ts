@@ -112,6 +112,16 @@ describe('guardStore', () => {
     expect(state.closed).toBe(true);
   });
 
+  it('bounds a reset by the timeout too, and says it did not happen', async () => {
+    const { store, state } = switchable();
+    const guarded = guardStore({ ...store, reset: () => new Promise<void>(() => {}) }, { timeoutMs: 20 });
+    state.mode = 'answer';
+    await expect(guarded.reset!('user:octocat')).rejects.toMatchObject({
+      code: 'TOLLGATE_STORE_UNAVAILABLE',
+      message: expect.stringContaining('`user:octocat` was not reset'),
+    });
+  });
+
   it('says the store failed, not Redis, when it cannot read a state in fail-closed', async () => {
     const { store, state } = switchable();
     const guarded = guardStore(store, { timeoutMs: 20 });
