@@ -1,7 +1,8 @@
 /** A `permissions:` block of a workflow or job, read in the workflow vocabulary (data/workflow-permissions.yaml). */
-import { type Document, isMap, isScalar, type Scalar } from 'yaml';
+import { isMap, isScalar, type Scalar } from 'yaml';
 import type { Issue } from '../core/issue.js';
 import { closest } from '../core/suggest.js';
+import type { PathReader } from '../tables/yaml-keys.js';
 import type { Origin } from './call.js';
 import { shorthandBlock, WORKFLOW_KEYS } from './workflow-keys.js';
 
@@ -19,7 +20,7 @@ const SHORTHANDS = ['read-all', 'write-all'] as const;
  * // { 'pull-requests': 'write', 'id-token': 'write' }
  */
 export function readBlock(
-  document: Document,
+  document: PathReader,
   path: (string | number)[],
   at: (offset: number | undefined) => Origin,
   issues: Issue[],

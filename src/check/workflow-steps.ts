@@ -1,5 +1,6 @@
 /** A job's steps: the calls of github-script and `gh api` steps, steps with a token of their own, and steps tollgate cannot see into. */
-import { type Document, isScalar, type Scalar } from 'yaml';
+import { isScalar, type Scalar } from 'yaml';
+import type { PathReader } from '../tables/yaml-keys.js';
 import type { Call, Origin } from './call.js';
 import { ghApiCalls } from './gh-api.js';
 import type { OctokitRoute } from './octokit-routes.js';
@@ -60,7 +61,7 @@ function scriptOffset(
 }
 
 /** The token expression a step's `gh` sees: `GH_TOKEN` (or `GITHUB_TOKEN`) of the step, job or workflow `env`. */
-function ghToken(document: Document, envPaths: readonly Path[]): string | undefined {
+function ghToken(document: PathReader, envPaths: readonly Path[]): string | undefined {
   for (const path of envPaths)
     for (const name of ['GH_TOKEN', 'GITHUB_TOKEN']) {
       const value = document.getIn([...path, name]);
@@ -74,7 +75,7 @@ function ghToken(document: Document, envPaths: readonly Path[]): string | undefi
  * in a composite action (the default of input `x`).
  */
 export function readSteps(
-  document: Document,
+  document: PathReader,
   stepsPath: Path,
   job: string,
   context: {

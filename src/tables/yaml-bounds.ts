@@ -4,8 +4,9 @@
  * does (a 60 MB token file ran the process out of memory after 134 s; a 1 MB file of stray `}`
  * took 1.3 GB, each error carrying a stack trace).
  */
-import { type Document, Lexer, type LineCounter, parseDocument } from 'yaml';
-import type { Issue } from '../core/issue.js';
+import { type Document, Lexer, LineCounter, parseDocument } from 'yaml';
+import { type Issue, inFileOrder, type SourcePosition } from '../core/issue.js';
+import { REPEATED_KEY_MESSAGE, repeatedKeyOffsets } from './yaml-keys.js';
 
 /**
  * The most tokens (scalars, indicators, line breaks, as yaml's lexer counts them) a YAML document
@@ -43,7 +44,7 @@ export function tooLargeForYaml(text: string, file: string): Issue | null {
  * errors without stack traces (a stray `}` costs 400 bytes, not 1.3 KB), and a nesting too deep
  * for the parser's recursion reported as an error at the start, not thrown.
  */
-export function parseYaml(text: string, lineCounter: LineCounter): Document | { readonly tooDeep: string } {
+function parseYaml(text: string, lineCounter: LineCounter): Document | { readonly tooDeep: string } {
   const traces = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
@@ -63,7 +64,7 @@ export const MAX_SYNTAX_ERRORS = 100;
  * The first MAX_SYNTAX_ERRORS of yaml's errors and repeated keys, by offset, and one more saying how
  * many were left out: a file of a million errors made a million issues (2.6 GB in `validate`).
  */
-export function syntaxErrors(
+function syntaxErrors(
   document: Document,
   repeated: readonly number[],
   repeatedMessage: string,
@@ -83,4 +84,51 @@ export function syntaxErrors(
     offset: next.offset,
   });
   return kept;
+}
+
+/** yaml's message as an `invalid YAML: ...` issue: its first line, without the position it repeats. */
+export function yamlIssue(message: string, source: SourcePosition): Issue {
+  return {
+    code: 'yaml_syntax',
+    message: `invalid YAML: ${message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`,
+    path: [],
+    source,
+  };
+}
+
+/** A YAML text read within the bounds above: its document, or none when it could not be parsed, and its problems. */
+export interface ReadYaml {
+  /** Null when the text is past MAX_YAML_TOKENS or nested too deeply: nothing was parsed. */
+  readonly document: Document | null;
+  /** Syntax errors and repeated keys, each at its line and column, in file order. */
+  readonly issues: Issue[];
+  /** Line and column of an offset of the text. */
+  readonly at: (offset: number) => SourcePosition;
+}
+
+/**
+ * The one way a YAML text is read (tables, tokens, scenarios, calls files, workflows): the token
+ * bound, the parse without stack traces, repeated keys in linear time, at most
+ * MAX_SYNTAX_ERRORS problems, each an `invalid YAML: ...` issue.
+ * @example
+ * import { readYaml } from './yaml-bounds.js';
+ * readYaml('a: 1\na: 2\n', 'x.yaml').issues[0]?.message; // 'invalid YAML: Map keys must be unique'
+ */
+export function readYaml(text: string, file: string): ReadYaml {
+  const lineCounter = new LineCounter();
+  const at = (offset: number): SourcePosition => {
+    const { line, col } = lineCounter.linePos(offset);
+    return { file, line, column: col };
+  };
+  const start = { file, line: 1, column: 1 };
+  const tooLarge = tooLargeForYaml(text, file);
+  if (tooLarge !== null) return { document: null, issues: [tooLarge], at: () => start };
+  const document = parseYaml(text, lineCounter);
+  if ('tooDeep' in document) return { document: null, issues: [yamlIssue(document.tooDeep, start)], at };
+  const problems = syntaxErrors(document, repeatedKeyOffsets(document), REPEATED_KEY_MESSAGE);
+  return {
+    document,
+    issues: inFileOrder(problems.map(({ message, offset }) => yamlIssue(message, at(offset)))),
+    at,
+  };
 }

@@ -1,8 +1,7 @@
 /** YAML (or JSON) text parsed into a plain value that remembers where each value came from. */
-import { LineCounter } from 'yaml';
-import { type Issue, inFileOrder, type SourcePosition } from '../core/issue.js';
-import { parseYaml, syntaxErrors, tooLargeForYaml } from './yaml-bounds.js';
-import { nodeFinder, REPEATED_KEY_MESSAGE, repeatedKeyOffsets } from './yaml-keys.js';
+import type { Issue, SourcePosition } from '../core/issue.js';
+import { readYaml, yamlIssue } from './yaml-bounds.js';
+import { nodeFinder } from './yaml-keys.js';
 
 /** A parsed document: its plain value, syntax problems, and a locator for any path inside it. */
 export interface SourceDocument {
@@ -22,35 +21,9 @@ export interface SourceDocument {
  * doc.locate(['scopes', 0]); // { file: 'token.yaml', line: 2, column: 10 }
  */
 export function parseSourceDocument(text: string, file: string): SourceDocument {
-  const tooLarge = tooLargeForYaml(text, file);
-  if (tooLarge !== null) return { file, value: undefined, issues: [tooLarge], locate: () => tooLarge.source };
-  const lineCounter = new LineCounter();
-  const document = parseYaml(text, lineCounter);
-  if ('tooDeep' in document) {
-    const start = { file, line: 1, column: 1 };
-    const issue = {
-      code: 'yaml_syntax',
-      message: `invalid YAML: ${document.tooDeep}`,
-      path: [],
-      source: start,
-    };
-    return { file, value: undefined, issues: [issue], locate: () => start };
-  }
-  const at = (offset: number): SourcePosition => {
-    const { line, col } = lineCounter.linePos(offset);
-    return { file, line, column: col };
-  };
-  const syntaxIssue = (message: string, offset: number): Issue => ({
-    code: 'yaml_syntax',
-    message: `invalid YAML: ${message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`,
-    path: [],
-    source: at(offset),
-  });
-  const issues = inFileOrder([
-    ...syntaxErrors(document, repeatedKeyOffsets(document), REPEATED_KEY_MESSAGE).map(({ message, offset }) =>
-      syntaxIssue(message, offset),
-    ),
-  ]);
+  const read = readYaml(text, file);
+  const { document, issues, at } = read;
+  if (document === null) return { file, value: undefined, issues, locate: () => issues[0]!.source };
   const find = nodeFinder(document);
   const locate = (path: readonly (string | number)[], options: { key?: boolean } = {}): SourcePosition => {
     for (let depth = path.length; depth >= 0; depth--) {
@@ -71,7 +44,7 @@ export function parseSourceDocument(text: string, file: string): SourceDocument 
       value = document.toJS({ maxAliasCount: 100 });
     } catch (error) {
       // An alias to an undefined anchor, or an alias bomb past maxAliasCount, surfaces only here.
-      issues.push(syntaxIssue(error instanceof Error ? error.message : String(error), 0));
+      issues.push(yamlIssue(error instanceof Error ? error.message : String(error), at(0)));
     }
   }
   return { file, value, issues, locate };

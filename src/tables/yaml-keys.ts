@@ -39,8 +39,13 @@ export function repeatedKeyOffsets(document: Document): number[] {
   return offsets;
 }
 
+/** What reading a document by path needs: a yaml Document has it, and so has a NodeFinder. */
+export interface PathReader {
+  getIn(path: readonly (string | number)[], keepScalar?: boolean): unknown;
+}
+
 /** Finds nodes by path as `document.getIn(path, true)` does, each map indexed once. */
-export interface NodeFinder {
+export interface NodeFinder extends PathReader {
   /** The node at `path`, or undefined when a step is missing or not a collection. */
   readonly node: (path: readonly (string | number)[]) => Node | undefined;
   /** The pair whose key is the last step of `path`, inside the map at the steps before it. */
@@ -84,5 +89,9 @@ export function nodeFinder(document: Document): NodeFinder {
     const parent = node(path.slice(0, -1));
     return isMap(parent) ? indexOf(parent).get(path[path.length - 1]) : undefined;
   };
-  return { node, pair };
+  const getIn = (path: readonly (string | number)[], keepScalar = false): unknown => {
+    const found = node(path);
+    return !keepScalar && isScalar(found) ? found.value : found;
+  };
+  return { node, pair, getIn };
 }

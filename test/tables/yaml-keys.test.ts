@@ -53,6 +53,9 @@ describe('YAML key work in linear time', () => {
           path,
           rangeOf(document.getIn(path, true)),
         ]);
+        // getIn as the workflow reader uses it: a scalar's value, or the very node.
+        expect(find.getIn(path)).toBe(document.getIn(path));
+        expect(find.getIn(path, true)).toBe(document.getIn(path, true));
         compared++;
       }
     }
